@@ -1,0 +1,57 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Class is a tool call's permission class.
+type Class int
+
+// Permission classes, from harmless to dangerous.
+const (
+	ReadOnly Class = iota // runs without asking
+	Write                 // changes files: asks unless allowed
+	Execute               // runs a command: asks unless allowed
+)
+
+// Tool is one capability the model can call. Run returns a Go error only
+// when the harness itself broke; anything the model can act on (a missing
+// file, an ambiguous edit, a failing command) is a Result with IsError set.
+type Tool interface {
+	Name() string
+	Description() string
+	Schema() json.RawMessage // JSON schema of the params object
+	Class() Class
+	Run(ctx context.Context, args json.RawMessage) (Result, error)
+}
+
+// Result is what a tool call produced.
+type Result struct {
+	Output   string       // text for the model (the agent caps it)
+	IsError  bool         // the call failed in a way the model can act on
+	Diff     string       // unified diff for writes and edits
+	ExitCode *int         // run_command only
+	Changes  []FileChange // files written or edited, for undo and discipline
+	Reads    []ReadSpan   // file regions returned, for the re-read guard
+}
+
+// FileChange records one file's content before and after a write, so the
+// change can be undone. Existed is false when the write created the file.
+type FileChange struct {
+	Path    string // absolute, symlinks resolved
+	Existed bool
+	Before  []byte
+	After   []byte
+	Mode    uint32
+}
+
+// ReadSpan is a region of a file a tool returned to the model. Version
+// identifies the file's content (a hash), so a read after a change is new.
+type ReadSpan struct {
+	Path    string // absolute, symlinks resolved
+	Version string
+	From    int // first line, 1-based
+	To      int // last line returned, inclusive
+	Total   int // lines in the file
+}
