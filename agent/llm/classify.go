@@ -1,0 +1,136 @@
+package llm
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// callFacts is what one call observed besides the error itself: the
+// transport sees headers and the idle timer, go-openai does not expose them.
+type callFacts struct {
+	provider    string
+	apiKeyEnv   string
+	cancelled   bool // the caller's context is done
+	idle        bool // the idle timer aborted the call
+	idleTimeout time.Duration
+	header      http.Header // response headers, nil when none arrived
+	now         time.Time   // for Retry-After HTTP dates
+}
+
+// classify turns any error from a call into an *Error.
+func classify(err error, f callFacts) *Error {
+	e := &Error{Kind: KindTransient, Provider: f.provider, Err: err, APIKeyEnv: f.apiKeyEnv}
+	switch {
+	case f.cancelled:
+		e.Kind = KindCancelled
+		return e
+	case f.idle:
+		e.Kind, e.Idle = KindIdle, f.idleTimeout
+		return e
+	}
+	if status, msg, code, ok := apiFailure(err); ok {
+		e.Status, e.Message = status, msg
+		e.Kind = kindOf(status, msg, code)
+		if e.Kind == KindRateLimited {
+			e.RetryAfter = retryAfter(f.header, f.now)
+		}
+		return e
+	}
+	e.Kind = kindOfNetError(err)
+	return e
+}
+
+// apiFailure extracts status, message and error code from go-openai's
+// error types (HTTP errors and errors sent inside the stream).
+func apiFailure(err error) (status int, msg, code string, ok bool) {
+	var ae *openai.APIError
+	if errors.As(err, &ae) {
+		status, code = ae.HTTPStatusCode, codeString(ae.Code)
+		if status == 0 {
+			// An error inside a 200 stream: some servers put the status in code.
+			status, _ = strconv.Atoi(code)
+		}
+		return status, ae.Message, code + " " + ae.Type, true
+	}
+	var re *openai.RequestError
+	if errors.As(err, &re) {
+		msg := strings.TrimSpace(string(re.Body))
+		if len(msg) > 500 {
+			msg = msg[:500] + "…"
+		}
+		return re.HTTPStatusCode, msg, "", true
+	}
+	return 0, "", "", false
+}
+
+func codeString(c any) string {
+	switch v := c.(type) {
+	case string:
+		return v
+	case float64:
+		return strconv.Itoa(int(v))
+	case nil:
+		return ""
+	}
+	return ""
+}
+
+// kindOf classifies an HTTP failure by status and message.
+func kindOf(status int, msg, code string) Kind {
+	switch {
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return KindAuth
+	case status == http.StatusTooManyRequests:
+		if strings.Contains(code, "insufficient_quota") {
+			return KindBadRequest // waiting does not refill a quota
+		}
+		return KindRateLimited
+	case status == http.StatusRequestTimeout || status >= 500:
+		return KindTransient
+	case isContextLength(msg) || isContextLength(code):
+		return KindContextLength
+	case status >= 400:
+		return KindBadRequest
+	}
+	return KindTransient // an in-stream error without a status
+}
+
+// kindOfNetError classifies transport failures: a body cut short is a
+// truncated stream; refused/reset connections and timeouts are transient.
+func kindOfNetError(err error) Kind {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return KindTruncated
+	}
+	return KindTransient
+}
+
+// retryAfter parses Retry-After as delta-seconds or an HTTP date.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		return time.Duration(secs * float64(time.Second))
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0
+	}
+	if now.IsZero() {
+		now = time.Now()
+	}
+	if d := t.Sub(now); d > 0 {
+		return d
+	}
+	return 0
+}

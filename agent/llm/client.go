@@ -1,0 +1,160 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// DefaultIdleTimeout is how long a stream may send nothing before it is
+// abandoned, when Config.IdleTimeout is zero.
+const DefaultIdleTimeout = 120 * time.Second
+
+// emptyMessagesLimit lets servers send long runs of SSE comments
+// (keep-alives while a model thinks) without go-openai giving up; the idle
+// timeout, not a line count, decides when a server is dead.
+const emptyMessagesLimit = 1 << 20
+
+// Config describes one OpenAI-compatible endpoint.
+type Config struct {
+	BaseURL         string        // e.g. https://api.openai.com/v1
+	APIKey          string        // sent as a bearer token when not empty
+	Model           string        // used when Request.Model is empty
+	MaxOutputTokens int           // used when Request.MaxOutputTokens is 0
+	IdleTimeout     time.Duration // no bytes for this long aborts the stream; 0 means DefaultIdleTimeout
+	HTTPClient      *http.Client  // nil means a client with http.DefaultTransport
+	Name            string        // provider name for messages, e.g. "openai"
+	APIKeyEnv       string        // env var named in the 401/403 message, e.g. "OPENAI_API_KEY"
+}
+
+// Client streams chat completions from one endpoint. It is safe for
+// concurrent use.
+type Client struct {
+	cfg Config
+}
+
+// New returns a client for cfg, filling in defaults.
+func New(cfg Config) *Client {
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.Name == "" {
+		cfg.Name = "the provider"
+	}
+	return &Client{cfg: cfg}
+}
+
+// Name returns the provider name used in messages.
+func (c *Client) Name() string { return c.cfg.Name }
+
+// Model returns the configured model.
+func (c *Client) Model() string { return c.cfg.Model }
+
+// openai returns a go-openai client whose transport reports to w. It is
+// built per call (cheap: two small structs) so that the watch is not shared.
+func (c *Client) openai(w *watch) *openai.Client {
+	hc := http.Client{}
+	if c.cfg.HTTPClient != nil {
+		hc = *c.cfg.HTTPClient
+	}
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	hc.Transport = &watchTransport{base: base, w: w}
+	oc := openai.DefaultConfig(c.cfg.APIKey)
+	oc.BaseURL = c.cfg.BaseURL
+	oc.HTTPClient = &hc
+	oc.EmptyMessagesLimit = emptyMessagesLimit
+	return openai.NewClientWithConfig(oc)
+}
+
+// Stream sends req and streams the answer, calling onDelta (which may be
+// nil) for every increment on the calling goroutine. It returns the
+// accumulated Response, or an *Error (see Classify) saying what failed.
+func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error) {
+	start := time.Now()
+	callCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w := newWatch(c.cfg.IdleTimeout, cancel)
+	defer w.stop()
+
+	if req.Model == "" {
+		req.Model = c.cfg.Model
+	}
+	if req.MaxOutputTokens == 0 {
+		req.MaxOutputTokens = c.cfg.MaxOutputTokens
+	}
+	stream, err := c.openai(w).CreateChatCompletionStream(callCtx, wireRequest(req))
+	if err != nil {
+		return Response{}, c.fail(ctx, w, fmt.Errorf("start stream: %w", err))
+	}
+	defer stream.Close()
+
+	var first time.Duration
+	acc := newAccumulator(func(d Delta) {
+		if first == 0 {
+			first = time.Since(start)
+		}
+		if onDelta != nil {
+			onDelta(d)
+		}
+	})
+	err = readStream(stream, acc)
+	resp := acc.response()
+	resp.FirstToken, resp.Duration = first, time.Since(start)
+	if err = c.endOfStream(ctx, w, acc, err); err != nil {
+		return resp, err
+	}
+	return resp, nil
+}
+
+// readStream feeds every data payload to acc until the stream ends; it
+// returns io.EOF on a clean end ([DONE] or the body's end).
+func readStream(stream *openai.ChatCompletionStream, acc *accumulator) error {
+	for {
+		raw, err := stream.RecvRaw()
+		if err != nil {
+			return err
+		}
+		if err := acc.feed(raw); err != nil {
+			return err
+		}
+	}
+}
+
+// endOfStream decides whether the way a stream ended is an answer.
+func (c *Client) endOfStream(ctx context.Context, w *watch, acc *accumulator, err error) error {
+	if ctx.Err() != nil || w.idled.Load() {
+		return c.fail(ctx, w, fmt.Errorf("read stream: %w", err))
+	}
+	if acc.finish != "" && (err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF)) {
+		return nil // the answer is complete; a missing [DONE] or usage is tolerated
+	}
+	if err == io.EOF {
+		if w.done.seen {
+			return nil
+		}
+		err = errors.New("stream ended without finish_reason or [DONE]")
+		return &Error{Kind: KindTruncated, Provider: c.cfg.Name, Err: err}
+	}
+	return c.fail(ctx, w, fmt.Errorf("read stream: %w", err))
+}
+
+// fail classifies err with what this call observed.
+func (c *Client) fail(ctx context.Context, w *watch, err error) *Error {
+	return classify(err, callFacts{
+		provider:    c.cfg.Name,
+		apiKeyEnv:   c.cfg.APIKeyEnv,
+		cancelled:   ctx.Err() != nil,
+		idle:        w.idled.Load(),
+		idleTimeout: w.idle,
+		header:      w.header,
+		now:         time.Now(),
+	})
+}

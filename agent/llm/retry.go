@@ -1,0 +1,126 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The retry policy's defaults, used for zero fields of Retrier.
+const (
+	DefaultMaxRateLimitWaits   = 5
+	DefaultMaxRateLimitWait    = 120 * time.Second
+	DefaultMaxTransientRetries = 3
+	DefaultBaseBackoff         = time.Second
+	DefaultMaxBackoff          = 30 * time.Second
+)
+
+// Retrier is the retry policy around Client.Stream: 429s wait for
+// Retry-After (capped), transient failures back off exponentially with
+// jitter, and when a client is exhausted the next one (a fallback provider)
+// is tried. Auth, BadRequest, ContextLength and Cancelled return at once.
+// Zero fields take the defaults above; a negative count disables that retry.
+type Retrier struct {
+	MaxRateLimitWaits   int                                              // waits on 429 per client
+	MaxRateLimitWait    time.Duration                                    // cap on one 429 wait
+	MaxTransientRetries int                                              // retries on transient failures per client
+	BaseBackoff         time.Duration                                    // first transient backoff, doubled each time
+	MaxBackoff          time.Duration                                    // cap on one transient backoff
+	Sleep               func(ctx context.Context, d time.Duration) error // nil: a timer that honours ctx
+	Rand                func() float64                                   // jitter source in [0,1); nil: math/rand/v2
+	OnRetry             func(RetryInfo)                                  // told before every new attempt; may be nil
+}
+
+// RetryInfo describes a failed attempt and the next one. It is delivered
+// before the next attempt starts, so a consumer can drop the partial text
+// streamed by the failed attempt (Partial says whether there was any).
+type RetryInfo struct {
+	Kind     Kind          // why the attempt failed
+	Attempt  int           // 1 for the first retry on this provider
+	Wait     time.Duration // how long before the next attempt
+	Provider string        // the provider that failed
+	Next     string        // the provider of the next attempt (differs on fallback)
+	Fallback bool          // the next attempt goes to another provider
+	Partial  bool          // the failed attempt had streamed deltas
+	Err      *Error        // the classified failure
+}
+
+// String renders the notice the UI shows, e.g. "rate limited by openai, retrying in 12 s".
+func (r RetryInfo) String() string {
+	if r.Fallback {
+		return fmt.Sprintf("%s failed (%s), switching to %s", r.Provider, r.Kind, r.Next)
+	}
+	secs := int((r.Wait + time.Second - 1) / time.Second)
+	if r.Kind == KindRateLimited {
+		return fmt.Sprintf("rate limited by %s, retrying in %d s", r.Provider, secs)
+	}
+	return fmt.Sprintf("%s failed (%s), retry %d in %d s", r.Provider, r.Kind, r.Attempt, secs)
+}
+
+// Stream runs req against clients in order, retrying as the policy says.
+// It returns the first successful Response, or the last classified error.
+func (r *Retrier) Stream(ctx context.Context, clients []*Client, req Request, onDelta func(Delta)) (Response, error) {
+	if len(clients) == 0 {
+		return Response{}, errors.New("llm: no clients to stream from")
+	}
+	var last *Error
+	for i, c := range clients {
+		creq := req
+		if i > 0 && c.cfg.Model != "" {
+			creq.Model = "" // a fallback provider uses its own model
+		}
+		resp, err, next := r.tryClient(ctx, c, creq, onDelta)
+		if err == nil {
+			return resp, nil
+		}
+		last = err
+		if !next || i == len(clients)-1 {
+			return resp, err
+		}
+		r.notify(RetryInfo{Kind: err.Kind, Provider: c.Name(), Next: clients[i+1].Name(), Fallback: true, Err: err})
+	}
+	return Response{}, last
+}
+
+// tryClient runs the retry loop on one client. next reports whether the
+// failure is one a fallback provider might not have.
+func (r *Retrier) tryClient(ctx context.Context, c *Client, req Request, onDelta func(Delta)) (Response, *Error, bool) {
+	waits, retries := 0, 0
+	for {
+		partial := false
+		resp, err := c.Stream(ctx, req, func(d Delta) {
+			partial = true
+			if onDelta != nil {
+				onDelta(d)
+			}
+		})
+		if err == nil {
+			return resp, nil, false
+		}
+		e := Classify(err)
+		info := RetryInfo{Kind: e.Kind, Provider: c.Name(), Next: c.Name(), Partial: partial, Err: e}
+		switch {
+		case e.Kind == KindRateLimited && waits < r.maxWaits():
+			waits++
+			info.Attempt, info.Wait = waits, r.rateLimitWait(e, waits)
+		case e.Kind.Transient() && retries < r.maxRetries():
+			retries++
+			info.Attempt, info.Wait = retries, r.backoff(retries)
+		case e.Kind == KindRateLimited || e.Kind.Transient():
+			return resp, e, true
+		default:
+			return resp, e, false
+		}
+		r.notify(info)
+		if err := r.sleep(ctx, info.Wait); err != nil {
+			return Response{}, &Error{Kind: KindCancelled, Provider: c.Name(), Err: err}, false
+		}
+	}
+}
+
+func (r *Retrier) notify(info RetryInfo) {
+	if r.OnRetry != nil {
+		r.OnRetry(info)
+	}
+}

@@ -1,0 +1,141 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"sync/atomic"
+	"time"
+)
+
+// watch observes one call at the HTTP level, where go-openai cannot help:
+// it keeps the response headers (for Retry-After), aborts the call when no
+// byte arrives for the idle timeout, and notices the "data: [DONE]" line so
+// a clean end can be told from a truncated one.
+type watch struct {
+	idle    time.Duration
+	abort   context.CancelFunc
+	start   time.Time
+	last    atomic.Int64 // nanoseconds after start of the latest byte
+	idled   atomic.Bool
+	stopped atomic.Bool
+	timer   *time.Timer
+	header  http.Header // set once on the calling goroutine
+	done    doneDetector
+}
+
+func newWatch(idle time.Duration, abort context.CancelFunc) *watch {
+	return &watch{idle: idle, abort: abort, start: time.Now()}
+}
+
+// arm starts the idle timer. The timer re-arms itself for the remaining time
+// instead of being reset on every read, so reads stay cheap and nothing polls.
+func (w *watch) arm() {
+	if w.idle <= 0 || w.timer != nil {
+		return
+	}
+	w.touch()
+	// Create stopped, then start: fire must never see a nil timer.
+	t := time.AfterFunc(time.Hour, w.fire)
+	t.Stop()
+	w.timer = t
+	t.Reset(w.idle)
+}
+
+func (w *watch) fire() {
+	if w.stopped.Load() {
+		return
+	}
+	quiet := time.Since(w.start) - time.Duration(w.last.Load())
+	if quiet >= w.idle {
+		w.idled.Store(true)
+		w.abort()
+		return
+	}
+	w.timer.Reset(w.idle - quiet)
+}
+
+func (w *watch) touch() { w.last.Store(int64(time.Since(w.start))) }
+
+// stop releases the timer; call it when the call is over.
+func (w *watch) stop() {
+	w.stopped.Store(true)
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+}
+
+// transport wraps the real RoundTripper for one call.
+type watchTransport struct {
+	base http.RoundTripper
+	w    *watch
+}
+
+// RoundTrip sends the request, records the headers and wraps the body.
+func (t *watchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	t.w.arm()
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	t.w.touch()
+	t.w.header = resp.Header
+	resp.Body = &watchBody{rc: resp.Body, w: t.w}
+	return resp, nil
+}
+
+type watchBody struct {
+	rc io.ReadCloser
+	w  *watch
+}
+
+func (b *watchBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	if n > 0 {
+		b.w.touch()
+		b.w.done.feed(p[:n])
+	}
+	return n, err
+}
+
+func (b *watchBody) Close() error { return b.rc.Close() }
+
+// doneDetector finds a line "data: [DONE]" in a byte stream fed in pieces.
+// JSON strings cannot hold a raw newline, so matching whole lines cannot be
+// fooled by a model that writes "[DONE]" in its text.
+type doneDetector struct {
+	line     [24]byte
+	n        int
+	overflow bool
+	seen     bool
+}
+
+func (d *doneDetector) feed(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		seg := p
+		if i >= 0 {
+			seg = p[:i]
+		}
+		if d.n+len(seg) > len(d.line) {
+			d.overflow = true
+		} else {
+			d.n += copy(d.line[d.n:], seg)
+		}
+		if i < 0 {
+			return
+		}
+		if !d.overflow && isDoneLine(d.line[:d.n]) {
+			d.seen = true
+		}
+		d.n, d.overflow = 0, false
+		p = p[i+1:]
+	}
+}
+
+func isDoneLine(l []byte) bool {
+	l = bytes.TrimSpace(l)
+	rest, ok := bytes.CutPrefix(l, []byte("data:"))
+	return ok && string(bytes.TrimSpace(rest)) == "[DONE]"
+}
