@@ -1,0 +1,155 @@
+package datalog
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+// SessionDetail is a session with its rounds, for keel log show and the
+// TUI browser.
+type SessionDetail struct {
+	Session Session        `json:"session"`
+	Rounds  []*RoundDetail `json:"rounds"`
+}
+
+// RoundDetail is one round with what it produced. FileChanges carry no
+// contents here; TaskFileChanges loads them.
+type RoundDetail struct {
+	Round         Round             `json:"round"`
+	Messages      []Message         `json:"messages"`
+	ToolCalls     []ToolCall        `json:"tool_calls"`
+	Interventions []Intervention    `json:"interventions"`
+	Plans         []PlanSnapshot    `json:"plans"`
+	Transitions   []StateTransition `json:"transitions"`
+	FileChanges   []FileChange      `json:"file_changes"`
+}
+
+// LoadSession loads a session and all its rounds.
+func (db *DB) LoadSession(ctx context.Context, id string) (*SessionDetail, error) {
+	return db.LoadRounds(ctx, id, 1, math.MaxInt32)
+}
+
+// LoadRounds loads a session and its rounds numbered first..last, so a
+// browser can page through a long session.
+func (db *DB) LoadRounds(ctx context.Context, id string, first, last int) (*SessionDetail, error) {
+	s, err := db.GetSession(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for all tables
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	l := &loader{tx: tx, id: id, first: first, last: last, byRound: map[int]*RoundDetail{}}
+	d := &SessionDetail{Session: s}
+	steps := []func(context.Context) error{l.rounds, l.messages, l.toolCalls, l.interventions,
+		l.plans, l.transitions, l.fileChanges}
+	for _, step := range steps {
+		if err := step(ctx); err != nil {
+			return nil, fmt.Errorf("load session %s: %w", id, err)
+		}
+	}
+	d.Rounds = l.order
+	return d, nil
+}
+
+// LoadHistory returns the conversation as it would be sent next: the
+// messages of the latest history epoch, each exactly as stored. An
+// assistant tool call left without a result (keel died while it ran)
+// gets an "interrupted" tool result so the request is valid.
+func (db *DB) LoadHistory(ctx context.Context, id string) ([]llm.Message, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT seq, round_seq, epoch, json FROM messages
+		WHERE session_id = ? AND epoch = (SELECT COALESCE(MAX(epoch), 0) FROM messages WHERE session_id = ?)
+		ORDER BY seq`, id, id)
+	if err != nil {
+		return nil, fmt.Errorf("load history of session %s: %w", id, err)
+	}
+	defer rows.Close()
+	var out []Message
+	for rows.Next() {
+		m, err := scanMessage(rows, id)
+		if err != nil {
+			return nil, fmt.Errorf("load history of session %s: %w", id, err)
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return llmMessages(closeInterrupted(out)), nil
+}
+
+func scanMessage(sc scanner, sid string) (Message, error) {
+	m := Message{SessionID: sid}
+	var js string
+	if err := sc.Scan(&m.Seq, &m.Round, &m.Epoch, &js); err != nil {
+		return m, err
+	}
+	m.JSON = json.RawMessage(js)
+	if err := json.Unmarshal(m.JSON, &m.Msg); err != nil {
+		return m, fmt.Errorf("message %d: %w", m.Seq, err)
+	}
+	return m, nil
+}
+
+// LatestPlan returns the session's last plan snapshot, or nil.
+func (db *DB) LatestPlan(ctx context.Context, id string) (*PlanSnapshot, error) {
+	p := PlanSnapshot{SessionID: id}
+	var js string
+	var at int64
+	err := db.read.QueryRowContext(ctx, `SELECT round_seq, attempt, status, json, at FROM plan_snapshots
+		WHERE session_id = ? ORDER BY id DESC LIMIT 1`, id).Scan(&p.Round, &p.Attempt, &p.Status, &js, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load plan of session %s: %w", id, err)
+	}
+	p.Plan, p.At = json.RawMessage(js), fromNanos(at)
+	return &p, nil
+}
+
+// TaskFileChanges returns the not yet undone file changes of the
+// session's last task that has any, oldest first, with their contents.
+// Undo reverts them in reverse order, then calls MarkUndone.
+func (db *DB) TaskFileChanges(ctx context.Context, sessionID string) ([]FileChange, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT id, round_seq, task_seq, tool_call_id, path, existed,
+		before, after, mode FROM file_changes
+		WHERE session_id = ? AND undone_at IS NULL AND task_seq = (SELECT MAX(task_seq) FROM file_changes
+			WHERE session_id = ? AND undone_at IS NULL)
+		ORDER BY id`, sessionID, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("load file changes of session %s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	var out []FileChange
+	for rows.Next() {
+		fc := FileChange{SessionID: sessionID}
+		var mode int64
+		if err := rows.Scan(&fc.ID, &fc.Round, &fc.TaskSeq, &fc.ToolCallID, &fc.Path, &fc.Existed,
+			&fc.Before, &fc.After, &mode); err != nil {
+			return nil, err
+		}
+		fc.Mode = uint32(mode)
+		out = append(out, fc)
+	}
+	return out, rows.Err()
+}
+
+// LoadBodies returns the raw request and response bodies of a round, if
+// they were captured.
+func (db *DB) LoadBodies(ctx context.Context, sessionID string, round int) (req, resp []byte, err error) {
+	err = db.read.QueryRowContext(ctx, `SELECT request, response FROM bodies WHERE session_id = ? AND round_seq = ?`,
+		sessionID, round).Scan(&req, &resp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, nil
+	}
+	return req, resp, err
+}

@@ -1,0 +1,164 @@
+package datalog
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+// StopInterrupted is the stop reason the read side reports for a session
+// that never ended: its process died (crash, SIGKILL, power loss).
+const StopInterrupted = "interrupted"
+
+// Who decided a tool call's permission.
+const (
+	DecidedByRule   = "rule"
+	DecidedByUser   = "user"
+	DecidedByPolicy = "policy"
+	DecidedByYolo   = "yolo"
+)
+
+// MaxResultBytes caps a stored tool result; ToolCall.ResultSize keeps the
+// full size.
+const MaxResultBytes = 256 << 10
+
+// Totals are a session's running sums.
+type Totals struct {
+	Rounds       int     `json:"rounds"`
+	ToolCalls    int     `json:"tool_calls"`
+	TokensIn     int     `json:"tokens_in"`
+	TokensOut    int     `json:"tokens_out"`
+	TokensCached int     `json:"tokens_cached"`
+	Cost         float64 `json:"cost"`
+}
+
+// Session is one keel conversation. Ended is zero while it runs; the read
+// side reports a session that never ended with StopInterrupted.
+type Session struct {
+	ID          string          `json:"id"`
+	ProjectRoot string          `json:"project_root"`
+	Cwd         string          `json:"cwd"`
+	GitBranch   string          `json:"git_branch"`
+	Provider    string          `json:"provider"`
+	Model       string          `json:"model"`
+	Config      json.RawMessage `json:"config,omitempty"` // snapshot without secrets
+	FirstPrompt string          `json:"first_prompt"`
+	Started     time.Time       `json:"started"`
+	Ended       time.Time       `json:"ended"`
+	StopReason  string          `json:"stop_reason"`
+	Totals      Totals          `json:"totals"`
+}
+
+// Round is one LLM request and its answer.
+type Round struct {
+	SessionID       string        `json:"session_id"`
+	Seq             int           `json:"seq"`      // 1-based within the session
+	TaskSeq         int           `json:"task_seq"` // user task number within the session
+	RequestMessages int           `json:"request_messages"`
+	RequestTokens   int           `json:"request_tokens"` // estimate before sending
+	FirstToken      time.Duration `json:"first_token_ns"`
+	Duration        time.Duration `json:"duration_ns"`
+	FinishReason    string        `json:"finish_reason"`
+	TokensIn        int           `json:"tokens_in"`
+	TokensOut       int           `json:"tokens_out"`
+	TokensCached    int           `json:"tokens_cached"`
+	Cost            float64       `json:"cost"`
+	Retries         int           `json:"retries"`
+	Started         time.Time     `json:"started"`
+}
+
+// Message is one stored history entry. JSON is the llm.Message exactly as
+// marshalled when written (after redaction); Msg is it decoded.
+type Message struct {
+	SessionID string          `json:"session_id"`
+	Seq       int             `json:"seq"`
+	Round     int             `json:"round"`
+	Epoch     int             `json:"epoch"` // round that last replaced the history
+	JSON      json.RawMessage `json:"json"`
+	Msg       llm.Message     `json:"-"`
+}
+
+// ToolCall is one executed tool call. Result is capped at MaxResultBytes.
+type ToolCall struct {
+	SessionID  string        `json:"session_id"`
+	Round      int           `json:"round"`
+	Index      int           `json:"index"` // position in the round
+	CallID     string        `json:"call_id"`
+	Name       string        `json:"name"`
+	Arguments  string        `json:"arguments"`
+	Result     string        `json:"result"`
+	ResultSize int           `json:"result_size"` // full size before the cap
+	IsError    bool          `json:"is_error"`
+	Duration   time.Duration `json:"duration_ns"`
+	Permission string        `json:"permission"` // e.g. allow, deny
+	DecidedBy  string        `json:"decided_by"` // DecidedByRule, ...
+}
+
+// Intervention is one discipline decision the agent acted on. Reply is
+// the model's next text, attached later with UpdateInterventionReply.
+type Intervention struct {
+	SessionID  string          `json:"session_id"`
+	Round      int             `json:"round"`
+	Index      int             `json:"index"` // position in the round
+	Kind       string          `json:"kind"`
+	AtToolCall int             `json:"at_tool_call"`
+	Figures    json.RawMessage `json:"figures,omitempty"`
+	Message    string          `json:"message"`
+	Reply      string          `json:"reply"`
+}
+
+// PlanSnapshot is the plan as it stood after a change.
+type PlanSnapshot struct {
+	SessionID string          `json:"session_id"`
+	Round     int             `json:"round"`
+	Attempt   int             `json:"attempt"`
+	Status    string          `json:"status"`
+	Plan      json.RawMessage `json:"plan"`
+	At        time.Time       `json:"at"`
+}
+
+// StateTransition is one change of the agent's state.
+type StateTransition struct {
+	SessionID string    `json:"session_id"`
+	Round     int       `json:"round"`
+	From      string    `json:"from"`
+	To        string    `json:"to"`
+	Detail    string    `json:"detail"`
+	At        time.Time `json:"at"`
+}
+
+// FileChange is one file written by a tool, with its content before and
+// after, for undo. Contents are stored unredacted so undo restores bytes.
+type FileChange struct {
+	ID         int64     `json:"id"`
+	SessionID  string    `json:"session_id"`
+	Round      int       `json:"round"`
+	TaskSeq    int       `json:"task_seq"`
+	ToolCallID string    `json:"tool_call_id"`
+	Path       string    `json:"path"`
+	Existed    bool      `json:"existed"`
+	Before     []byte    `json:"before,omitempty"`
+	After      []byte    `json:"after,omitempty"`
+	Mode       uint32    `json:"mode"`
+	Undone     time.Time `json:"undone"`
+}
+
+// RoundRecord is everything one round produced, committed together.
+// SessionID and Round of the children are taken from Round.
+type RoundRecord struct {
+	Round Round
+	// Messages are the history entries added in this round, in order.
+	Messages []llm.Message
+	// HistoryReset says Messages replace the whole history (compaction);
+	// earlier messages stay for browsing but LoadHistory skips them.
+	HistoryReset  bool
+	ToolCalls     []ToolCall
+	Interventions []Intervention
+	Plans         []PlanSnapshot
+	Transitions   []StateTransition
+	FileChanges   []FileChange
+	// Request and Response are raw HTTP bodies, stored only with
+	// Options.CaptureBodies.
+	Request, Response []byte
+}

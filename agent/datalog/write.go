@@ -1,0 +1,143 @@
+package datalog
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"time"
+)
+
+// NewID returns a session id: 8 hex digits of Unix seconds then 8 random
+// hex digits, so ids sort by start time and a short prefix is unique.
+func NewID(now time.Time) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%08x%s", uint32(now.Unix()), hex.EncodeToString(b[:]))
+}
+
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+// Pending is the number of writes kept in memory after a failure.
+func (db *DB) Pending() int {
+	if db.w == nil {
+		return 0
+	}
+	return int(db.w.npending.Load())
+}
+
+func (db *DB) submit(ctx context.Context, name string, fn func(context.Context, *sql.Tx) error) error {
+	if db.refuse != nil {
+		return db.refuse
+	}
+	if db.w == nil {
+		return ErrClosed
+	}
+	return db.w.do(ctx, &op{name: name, fn: fn})
+}
+
+// StartSession records a new session and returns its id (s.ID, or a new
+// one when empty). Started defaults to now. The id is valid even when the
+// write failed with a *WriteError: the row is retried with the next write.
+func (db *DB) StartSession(ctx context.Context, s Session) (string, error) {
+	if s.ID == "" {
+		s.ID = NewID(db.opts.Now())
+	}
+	if s.Started.IsZero() {
+		s.Started = db.opts.Now()
+	}
+	cfg := db.red.String(string(s.Config))
+	prompt := db.red.String(s.FirstPrompt)
+	err := db.submit(ctx, "session "+s.ID, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions
+			(id, project_root, cwd, git_branch, provider, model, config_json, first_prompt, started_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			s.ID, s.ProjectRoot, s.Cwd, s.GitBranch, s.Provider, s.Model, cfg, prompt, nanos(s.Started))
+		return err
+	})
+	return s.ID, err
+}
+
+// SetFirstPrompt records the first prompt of a session started before the
+// user typed one.
+func (db *DB) SetFirstPrompt(ctx context.Context, id, prompt string) error {
+	prompt = db.red.String(prompt)
+	return db.submit(ctx, "session "+id, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE sessions SET first_prompt = ? WHERE id = ? AND first_prompt = ''`, prompt, id)
+		return err
+	})
+}
+
+// EndSession marks a session ended. Zero totals keep the sums accumulated
+// round by round; non-zero totals replace them.
+func (db *DB) EndSession(ctx context.Context, id, stopReason string, totals Totals) error {
+	at := nanos(db.opts.Now())
+	return db.submit(ctx, "end of session "+id, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET ended_at = ?, stop_reason = ? WHERE id = ?`,
+			at, stopReason, id); err != nil {
+			return err
+		}
+		if totals == (Totals{}) {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE sessions SET rounds = ?, tool_calls = ?, tokens_in = ?,
+			tokens_out = ?, tokens_cached = ?, cost = ? WHERE id = ?`,
+			totals.Rounds, totals.ToolCalls, totals.TokensIn, totals.TokensOut, totals.TokensCached, totals.Cost, id)
+		return err
+	})
+}
+
+// ReopenSession clears the end of a session that is being resumed, so it
+// is listed as running again and later rounds continue its sequence.
+func (db *DB) ReopenSession(ctx context.Context, id string) error {
+	return db.submit(ctx, "session "+id, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE sessions SET ended_at = NULL, stop_reason = '' WHERE id = ?`, id)
+		return err
+	})
+}
+
+// UpdateInterventionReply attaches the model's reply text to the
+// intervention at (round, index) of a session.
+func (db *DB) UpdateInterventionReply(ctx context.Context, sessionID string, round, index int, reply string) error {
+	reply = db.red.String(reply)
+	name := fmt.Sprintf("intervention reply, round %d", round)
+	return db.submit(ctx, name, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE interventions SET reply = ?
+			WHERE session_id = ? AND round_seq = ? AND idx = ?`, reply, sessionID, round, index)
+		return err
+	})
+}
+
+// MarkUndone records that file changes were reverted.
+func (db *DB) MarkUndone(ctx context.Context, ids []int64) error {
+	at := nanos(db.opts.Now())
+	return db.submit(ctx, "undo", func(ctx context.Context, tx *sql.Tx) error {
+		for _, id := range ids {
+			if _, err := tx.ExecContext(ctx, `UPDATE file_changes SET undone_at = ? WHERE id = ?`, at, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Prune deletes sessions that started before cutoff with everything they
+// own, and returns how many went.
+func (db *DB) Prune(ctx context.Context, cutoff time.Time) (int, error) {
+	var n int64
+	err := db.submit(ctx, "prune", func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE started_at < ?`, nanos(cutoff))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return int(n), err
+}

@@ -1,0 +1,229 @@
+package datalog
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+)
+
+// preparedRound is a RoundRecord made ready for SQL in the caller's
+// goroutine: redacted, marshalled and copied, so the writer only inserts.
+type preparedRound struct {
+	rec      RoundRecord
+	messages []string
+	bodies   bool
+}
+
+// WriteRound commits one round with everything it produced in one
+// transaction and returns once it is committed (WAL, no fsync per round).
+// On a *WriteError the round is kept in memory and retried with the next
+// write; do not modify rec's slices afterwards.
+func (db *DB) WriteRound(ctx context.Context, rec RoundRecord) error {
+	p, err := db.prepareRound(rec)
+	if err != nil {
+		return err
+	}
+	name := fmt.Sprintf("round %d of session %s", rec.Round.Seq, rec.Round.SessionID)
+	return db.submit(ctx, name, p.insert)
+}
+
+func (db *DB) prepareRound(rec RoundRecord) (*preparedRound, error) {
+	r := db.red
+	p := &preparedRound{rec: rec, bodies: db.opts.CaptureBodies}
+	for _, m := range rec.Messages {
+		m.Content = r.String(m.Content)
+		m.Reasoning = r.String(m.Reasoning)
+		if len(m.ToolCalls) > 0 {
+			calls := append(m.ToolCalls[:0:0], m.ToolCalls...)
+			for i := range calls {
+				calls[i].Arguments = r.String(calls[i].Arguments)
+			}
+			m.ToolCalls = calls
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			return nil, fmt.Errorf("encode message for the datalog: %w", err)
+		}
+		p.messages = append(p.messages, string(b))
+	}
+	p.rec.ToolCalls = append([]ToolCall(nil), rec.ToolCalls...)
+	for i := range p.rec.ToolCalls {
+		tc := &p.rec.ToolCalls[i]
+		tc.Arguments = r.String(tc.Arguments)
+		tc.ResultSize = max(tc.ResultSize, len(tc.Result))
+		tc.Result = capString(r.String(tc.Result), MaxResultBytes)
+	}
+	p.rec.Interventions = append([]Intervention(nil), rec.Interventions...)
+	for i := range p.rec.Interventions {
+		iv := &p.rec.Interventions[i]
+		iv.Message, iv.Reply = r.String(iv.Message), r.String(iv.Reply)
+		iv.Figures = json.RawMessage(r.String(string(iv.Figures)))
+	}
+	p.rec.Plans = append([]PlanSnapshot(nil), rec.Plans...)
+	for i := range p.rec.Plans {
+		p.rec.Plans[i].Plan = json.RawMessage(r.String(string(p.rec.Plans[i].Plan)))
+	}
+	p.rec.Transitions = append([]StateTransition(nil), rec.Transitions...)
+	for i := range p.rec.Transitions {
+		p.rec.Transitions[i].Detail = r.String(p.rec.Transitions[i].Detail)
+	}
+	p.rec.FileChanges = append([]FileChange(nil), rec.FileChanges...)
+	p.rec.Request, p.rec.Response = r.Bytes(rec.Request), r.Bytes(rec.Response)
+	return p, nil
+}
+
+// capString cuts s to at most n bytes on a UTF-8 boundary.
+func capString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func (p *preparedRound) insert(ctx context.Context, tx *sql.Tx) error {
+	steps := []func(context.Context, *sql.Tx) error{
+		p.insertRound, p.insertMessages, p.insertToolCalls, p.insertInterventions,
+		p.insertPlans, p.insertTransitions, p.insertFileChanges, p.insertBodies, p.addTotals,
+	}
+	for _, step := range steps {
+		if err := step(ctx, tx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *preparedRound) insertRound(ctx context.Context, tx *sql.Tx) error {
+	r := p.rec.Round
+	_, err := tx.ExecContext(ctx, `INSERT INTO rounds (session_id, seq, task_seq, request_messages,
+		request_tokens, first_token_ns, duration_ns, finish_reason, tokens_in, tokens_out, tokens_cached,
+		cost, retries, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.SessionID, r.Seq, r.TaskSeq, r.RequestMessages, r.RequestTokens, int64(r.FirstToken),
+		int64(r.Duration), r.FinishReason, r.TokensIn, r.TokensOut, r.TokensCached, r.Cost, r.Retries,
+		nanos(r.Started))
+	return err
+}
+
+// insertMessages appends after the session's last message. A history
+// reset starts a new epoch numbered by this round.
+func (p *preparedRound) insertMessages(ctx context.Context, tx *sql.Tx) error {
+	if len(p.messages) == 0 {
+		return nil
+	}
+	sid := p.rec.Round.SessionID
+	var seq, epoch int
+	err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(epoch), 0)
+		FROM messages WHERE session_id = ?`, sid).Scan(&seq, &epoch)
+	if err != nil {
+		return err
+	}
+	if p.rec.HistoryReset {
+		epoch = p.rec.Round.Seq
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO messages (session_id, seq, round_seq, epoch, json)
+		VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, m := range p.messages {
+		seq++
+		if _, err := stmt.ExecContext(ctx, sid, seq, p.rec.Round.Seq, epoch, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *preparedRound) insertToolCalls(ctx context.Context, tx *sql.Tx) error {
+	for i, tc := range p.rec.ToolCalls {
+		_, err := tx.ExecContext(ctx, `INSERT INTO tool_calls (session_id, round_seq, idx, call_id, name,
+			arguments, result, result_size, is_error, duration_ns, permission, decided_by)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			p.rec.Round.SessionID, p.rec.Round.Seq, i, tc.CallID, tc.Name, tc.Arguments, tc.Result,
+			tc.ResultSize, tc.IsError, int64(tc.Duration), tc.Permission, tc.DecidedBy)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *preparedRound) insertInterventions(ctx context.Context, tx *sql.Tx) error {
+	for i, iv := range p.rec.Interventions {
+		_, err := tx.ExecContext(ctx, `INSERT INTO interventions (session_id, round_seq, idx, kind,
+			at_tool_call, figures_json, message, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			p.rec.Round.SessionID, p.rec.Round.Seq, i, iv.Kind, iv.AtToolCall, string(iv.Figures),
+			iv.Message, iv.Reply)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *preparedRound) insertPlans(ctx context.Context, tx *sql.Tx) error {
+	for _, ps := range p.rec.Plans {
+		_, err := tx.ExecContext(ctx, `INSERT INTO plan_snapshots (session_id, round_seq, attempt, status,
+			json, at) VALUES (?, ?, ?, ?, ?, ?)`,
+			p.rec.Round.SessionID, p.rec.Round.Seq, ps.Attempt, ps.Status, string(ps.Plan), nanos(ps.At))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *preparedRound) insertTransitions(ctx context.Context, tx *sql.Tx) error {
+	for _, st := range p.rec.Transitions {
+		_, err := tx.ExecContext(ctx, `INSERT INTO state_transitions (session_id, round_seq, from_state,
+			to_state, detail, at) VALUES (?, ?, ?, ?, ?, ?)`,
+			p.rec.Round.SessionID, p.rec.Round.Seq, st.From, st.To, st.Detail, nanos(st.At))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *preparedRound) insertFileChanges(ctx context.Context, tx *sql.Tx) error {
+	for _, fc := range p.rec.FileChanges {
+		task := fc.TaskSeq
+		if task == 0 {
+			task = p.rec.Round.TaskSeq
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO file_changes (session_id, round_seq, task_seq,
+			tool_call_id, path, existed, before, after, mode) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			p.rec.Round.SessionID, p.rec.Round.Seq, task, fc.ToolCallID, fc.Path, fc.Existed,
+			fc.Before, fc.After, int64(fc.Mode))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *preparedRound) insertBodies(ctx context.Context, tx *sql.Tx) error {
+	if !p.bodies || (len(p.rec.Request) == 0 && len(p.rec.Response) == 0) {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO bodies (session_id, round_seq, request, response)
+		VALUES (?, ?, ?, ?)`, p.rec.Round.SessionID, p.rec.Round.Seq, p.rec.Request, p.rec.Response)
+	return err
+}
+
+// addTotals keeps the session's sums current, so a session that never
+// ends (crash) still lists its figures.
+func (p *preparedRound) addTotals(ctx context.Context, tx *sql.Tx) error {
+	r := p.rec.Round
+	_, err := tx.ExecContext(ctx, `UPDATE sessions SET rounds = rounds + 1, tool_calls = tool_calls + ?,
+		tokens_in = tokens_in + ?, tokens_out = tokens_out + ?, tokens_cached = tokens_cached + ?,
+		cost = cost + ? WHERE id = ?`,
+		len(p.rec.ToolCalls), r.TokensIn, r.TokensOut, r.TokensCached, r.Cost, r.SessionID)
+	return err
+}

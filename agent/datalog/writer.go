@@ -1,0 +1,210 @@
+package datalog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// ErrClosed is returned by writes after Close.
+var ErrClosed = errors.New("the datalog is closed; open it again to write")
+
+// WriteError says a write could not be committed (disk full, database
+// locked or read-only). The records are kept in memory and retried with
+// the next write; it is returned once per outage, so the caller can show
+// it once and carry on.
+type WriteError struct {
+	Op      string // what was being written, e.g. "round 12"
+	Pending int    // records waiting in memory
+	Err     error
+}
+
+func (e *WriteError) Error() string {
+	return fmt.Sprintf("datalog could not save %s: %v; keel keeps %d record(s) in memory and retries "+
+		"with the next write: free disk space or fix the database's permissions", e.Op, e.Err, e.Pending)
+}
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// op is one unit of writing, committed in its own transaction.
+type op struct {
+	name string
+	fn   func(context.Context, *sql.Tx) error
+}
+
+type request struct {
+	op    *op // nil: flush only
+	reply chan error
+}
+
+// writer owns the write connection; only its goroutine touches db and
+// pending.
+type writer struct {
+	path string
+	busy time.Duration
+	db   *sql.DB // nil after a failure, until reopened
+
+	mu       sync.RWMutex // guards closed against sends on reqs
+	closed   bool
+	reqs     chan request
+	done     chan struct{}
+	pending  []op
+	npending atomic.Int64
+	reported bool // the current outage was reported
+}
+
+func newWriter(path string, busy time.Duration) (*writer, error) {
+	w := &writer{path: path, busy: busy, reqs: make(chan request), done: make(chan struct{})}
+	if err := w.open(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func (w *writer) open() error {
+	db, err := sql.Open("sqlite", dsn(w.path, w.busy, false))
+	if err != nil {
+		return err
+	}
+	// One connection: one writer, and per-connection pragmas stay put.
+	db.SetMaxOpenConns(1)
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return err
+	}
+	w.db = db
+	return nil
+}
+
+func (w *writer) start() { go w.loop() }
+
+func (w *writer) loop() {
+	defer close(w.done)
+	for req := range w.reqs {
+		if req.op != nil {
+			w.pending = append(w.pending, *req.op)
+		}
+		err := w.flush()
+		w.npending.Store(int64(len(w.pending)))
+		req.reply <- err
+	}
+}
+
+// do queues o and waits until it is committed or has failed.
+func (w *writer) do(ctx context.Context, o *op) error {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.closed {
+		return ErrClosed
+	}
+	reply := make(chan error, 1) // the writer never blocks on a gone caller
+	select {
+	case w.reqs <- request{op: o, reply: reply}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-reply:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// flush commits pending ops in order. A transient failure stops it and
+// keeps the rest; a permanent one (a bug: constraint, bad SQL) drops that
+// op so it cannot block the queue forever.
+func (w *writer) flush() error {
+	var permanent error
+	for len(w.pending) > 0 {
+		o := w.pending[0]
+		err := w.apply(o)
+		if err != nil && transient(err) {
+			w.reset()
+			if w.reported {
+				return nil
+			}
+			w.reported = true
+			return &WriteError{Op: o.name, Pending: len(w.pending), Err: err}
+		}
+		if err != nil {
+			permanent = errors.Join(permanent, fmt.Errorf("datalog could not save %s: %w; this is a keel bug, please report it", o.name, err))
+		}
+		w.pending = w.pending[1:]
+	}
+	w.pending = nil
+	w.reported = false
+	return permanent
+}
+
+func (w *writer) apply(o op) error {
+	if w.db == nil {
+		if err := w.open(); err != nil {
+			return err
+		}
+	}
+	ctx := context.Background()
+	tx, err := w.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := o.fn(ctx, tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// reset drops the connection after a failure so the retry starts fresh
+// (a connection that saw SQLITE_READONLY stays read-only).
+func (w *writer) reset() {
+	if w.db != nil {
+		w.db.Close()
+		w.db = nil
+	}
+}
+
+// transient reports whether err may go away by itself: locks, a full or
+// read-only disk, I/O errors. Anything else is a bug and is not retried.
+func transient(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return true // driver or OS errors: connection trouble
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM,
+		sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL,
+		sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PROTOCOL, sqlite3.SQLITE_CORRUPT:
+		return true
+	}
+	return false
+}
+
+// close flushes once more, stops the goroutine and closes the connection.
+func (w *writer) close() error {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return nil
+	}
+	reply := make(chan error, 1)
+	w.reqs <- request{reply: reply}
+	<-reply
+	w.closed = true
+	close(w.reqs)
+	w.mu.Unlock()
+	<-w.done
+	var err error
+	if n := len(w.pending); n > 0 {
+		err = fmt.Errorf("datalog %s: %d record(s) could not be saved and are lost; free disk space or fix the database's permissions", w.path, n)
+	}
+	w.reset()
+	return err
+}
