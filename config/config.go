@@ -1,0 +1,151 @@
+package config
+
+import "time"
+
+// Config is keel's effective configuration: defaults overlaid by the user
+// file, the project file, the environment and flags. Load fills it; Source
+// tells where each value came from.
+type Config struct {
+	DefaultProvider   string              `toml:"default_provider"`
+	Model             string              `toml:"model"`
+	ReflectionCadence int                 `toml:"reflection_cadence"`
+	MaxTurns          int                 `toml:"max_turns"`
+	MaxToolCalls      int                 `toml:"max_tool_calls"`
+	TokenBudget       int                 `toml:"token_budget"`
+	StreamIdleTimeout time.Duration       `toml:"stream_idle_timeout"`
+	CompactAt         float64             `toml:"compact_at"`
+	MaxCompactions    int                 `toml:"max_compactions"`
+	ToolOutputCap     int                 `toml:"tool_output_cap"`
+	Yolo              bool                `toml:"yolo"`
+	Providers         map[string]Provider `toml:"providers"`
+	Permissions       Permissions         `toml:"permissions"`
+	Discipline        Discipline          `toml:"discipline"`
+	Plan              Plan                `toml:"plan"`
+	Datalog           Datalog             `toml:"datalog"`
+	UI                UI                  `toml:"ui"`
+
+	sources     map[string]Source // dotted key -> where its value came from
+	files       []string          // config files read, in precedence order
+	dataHomeDir string            // resolved $XDG_DATA_HOME (or ~/.local/share)
+}
+
+// Provider is one OpenAI-compatible endpoint, a [providers.NAME] table.
+type Provider struct {
+	Name               string   `toml:"-"`
+	BaseURL            string   `toml:"base_url"`
+	APIKeyEnv          string   `toml:"api_key_env"`
+	APIKey             string   `toml:"api_key"`
+	Model              string   `toml:"model"`
+	ContextWindow      int      `toml:"context_window"`
+	MaxOutputTokens    int      `toml:"max_output_tokens"`
+	InputPricePerMTok  float64  `toml:"input_price_per_mtok"`
+	OutputPricePerMTok float64  `toml:"output_price_per_mtok"`
+	Fallback           []string `toml:"fallback"`
+}
+
+// Permissions holds the [permissions] rules, such as "run_command:go test *".
+// Deny wins over allow.
+type Permissions struct {
+	Allow []string `toml:"allow"`
+	Deny  []string `toml:"deny"`
+}
+
+// Discipline holds the [discipline] thresholds; 0 disables a rule.
+type Discipline struct {
+	Reread          int      `toml:"reread"`
+	RepeatWarn      int      `toml:"repeat_warn"`
+	RepeatHalt      int      `toml:"repeat_halt"`
+	ErrorStreak     int      `toml:"error_streak"`
+	ErrorStreakHalt int      `toml:"error_streak_halt"`
+	StallCalls      int      `toml:"stall_calls"`
+	Verify          bool     `toml:"verify"`
+	PlanContinue    bool     `toml:"plan_continue"`
+	VerifyPatterns  []string `toml:"verify_patterns"`
+}
+
+// Plan holds the [plan] settings.
+type Plan struct {
+	Confirm              bool `toml:"confirm"`
+	MaxBacktrackAttempts int  `toml:"max_backtrack_attempts"`
+	StallThreshold       int  `toml:"stall_threshold"`
+}
+
+// Datalog holds the [datalog] settings.
+type Datalog struct {
+	Path          string `toml:"path"`
+	CaptureBodies bool   `toml:"capture_bodies"`
+}
+
+// UI holds the [ui] settings.
+type UI struct {
+	Mouse bool   `toml:"mouse"`
+	Theme string `toml:"theme"`
+}
+
+// DefaultOpenAIBaseURL is the public OpenAI endpoint, used when
+// OPENAI_BASE_URL is not set.
+const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
+
+// DefaultContextWindow is the context window assumed for a provider that
+// does not set context_window.
+const DefaultContextWindow = 128000
+
+// Defaults returns the built-in configuration, every source "default".
+func Defaults() *Config {
+	c := &Config{
+		DefaultProvider:   "openai",
+		ReflectionCadence: 10,
+		MaxTurns:          100,
+		MaxToolCalls:      500,
+		StreamIdleTimeout: 120 * time.Second,
+		CompactAt:         0.8,
+		MaxCompactions:    3,
+		ToolOutputCap:     64 << 10,
+		Providers: map[string]Provider{
+			"openai": {Name: "openai", BaseURL: DefaultOpenAIBaseURL, APIKeyEnv: "OPENAI_API_KEY", ContextWindow: DefaultContextWindow},
+			"ollama": {Name: "ollama", BaseURL: "http://localhost:11434/v1", ContextWindow: DefaultContextWindow},
+		},
+		Discipline: Discipline{
+			Reread: 2, RepeatWarn: 3, RepeatHalt: 4, ErrorStreak: 3, ErrorStreakHalt: 5,
+			StallCalls: 30, Verify: true, PlanContinue: true,
+			VerifyPatterns: DefaultVerifyPatterns(),
+		},
+		Plan: Plan{MaxBacktrackAttempts: 3, StallThreshold: 5},
+		UI:   UI{Theme: "auto"},
+	}
+	c.sources = map[string]Source{}
+	return c
+}
+
+// DefaultVerifyPatterns returns the commands that count as verifying an edit.
+func DefaultVerifyPatterns() []string {
+	return []string{
+		"go test", "go build", "go vet", "make test", "make check",
+		"cargo test", "cargo build", "cargo check", "npm test", "npx tsc",
+		"pytest", "ruff", "eslint",
+	}
+}
+
+// Source reports where the value of a dotted key (such as
+// "reflection_cadence", "discipline.reread" or "providers.openai.base_url")
+// came from. Keys never set by a file, the environment or a flag are
+// "default".
+func (c *Config) Source(key string) Source {
+	if s, ok := c.sources[key]; ok {
+		return s
+	}
+	return Source{Kind: FromDefault}
+}
+
+// Files lists the configuration files that were read, lowest precedence
+// first.
+func (c *Config) Files() []string { return append([]string(nil), c.files...) }
+
+// DatalogPath is the datalog database file: datalog.path when set, else
+// keel.db under $XDG_DATA_HOME/keel (default ~/.local/share/keel).
+func (c *Config) DatalogPath() string {
+	if c.Datalog.Path != "" {
+		return c.Datalog.Path
+	}
+	return joinPath(c.dataHomeDir, "keel", "keel.db")
+}

@@ -1,0 +1,71 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrInvalid matches every configuration error with errors.Is, so the caller
+// can map bad configuration to exit status 2 without inspecting it.
+var ErrInvalid = errors.New("invalid configuration")
+
+// ErrNoAPIKey is wrapped by APIKey when a provider needs a key that is not
+// set.
+var ErrNoAPIKey = errors.New("no API key")
+
+// Error is a problem in the configuration. When it came from a file, Path,
+// Line and Col (1-based, in bytes) locate it and the message reads
+// "path:line:col: what is wrong". Load may join several; use errors.As to
+// get the first, or errors.Is(err, ErrInvalid) to classify.
+type Error struct {
+	Path      string // file the value came from; empty for env, flags and defaults
+	Line, Col int    // position in Path; 0 when Path is empty
+	Origin    string // "env KEEL_X" or "flag --x" when the value did not come from a file
+	Key       string // dotted key concerned, if any
+	Msg       string // what is wrong, one sentence
+}
+
+// Error formats the problem with its location.
+func (e *Error) Error() string {
+	switch {
+	case e.Path != "" && e.Line > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+	case e.Path != "":
+		return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+	case e.Origin != "":
+		return fmt.Sprintf("%s: %s", e.Origin, e.Msg)
+	}
+	return e.Msg
+}
+
+// Is reports whether target is ErrInvalid.
+func (e *Error) Is(target error) bool { return target == ErrInvalid }
+
+// errorAt builds an Error located where the value of key came from.
+func errorAt(src Source, key, format string, args ...any) *Error {
+	e := &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
+	switch src.Kind {
+	case FromFile:
+		e.Path, e.Line, e.Col = src.Name, src.Line, src.Col
+	case FromEnv, FromFlag:
+		e.Origin = src.String()
+	}
+	return e
+}
+
+// Warning is a problem that does not stop keel, such as an unknown key.
+type Warning struct {
+	Path       string
+	Line, Col  int
+	Key        string // dotted key as written
+	Suggestion string // a close known key, or empty
+}
+
+// String reads "path:line:col: unknown key "x" is ignored (did you mean "y"?)".
+func (w Warning) String() string {
+	msg := fmt.Sprintf("%s:%d:%d: unknown key %q is ignored", w.Path, w.Line, w.Col, w.Key)
+	if w.Suggestion != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", w.Suggestion)
+	}
+	return msg
+}

@@ -1,0 +1,139 @@
+package config
+
+import "strings"
+
+// kind is the TOML shape a key accepts.
+type kind int
+
+const (
+	kindInt kind = iota
+	kindFloat
+	kindBool
+	kindString
+	kindDuration // a string such as "120s", parsed by time.ParseDuration
+	kindStrings  // an array of strings
+)
+
+// field describes one configuration key. The schema drives decoding, the
+// environment and flags, validation, Render and InitTemplate, so a key added
+// here is handled everywhere at once.
+type field struct {
+	key string          // dotted key, e.g. "discipline.reread"
+	typ kind            // accepted shape
+	doc string          // one line for InitTemplate
+	ptr func(*Config) any // pointer to the value inside a Config
+}
+
+// providerField is a key of a [providers.NAME] table.
+type providerField struct {
+	key string
+	typ kind
+	doc string
+	ptr func(*Provider) any
+}
+
+// fields lists every key outside [providers], in the order Render and
+// InitTemplate print them.
+var fields = []field{
+	{"default_provider", kindString, "provider used unless --provider says otherwise", func(c *Config) any { return &c.DefaultProvider }},
+	{"model", kindString, "model name; overrides the provider's model (empty = the provider's)", func(c *Config) any { return &c.Model }},
+	{"reflection_cadence", kindInt, "tool calls between checkpoints; 0 disables them", func(c *Config) any { return &c.ReflectionCadence }},
+	{"max_turns", kindInt, "LLM rounds per user task; 0 = no cap", func(c *Config) any { return &c.MaxTurns }},
+	{"max_tool_calls", kindInt, "tool calls per user task; 0 = no cap", func(c *Config) any { return &c.MaxToolCalls }},
+	{"token_budget", kindInt, "tokens per user task; 0 = no budget", func(c *Config) any { return &c.TokenBudget }},
+	{"stream_idle_timeout", kindDuration, "give up on a stream silent for this long", func(c *Config) any { return &c.StreamIdleTimeout }},
+	{"compact_at", kindFloat, "compact history past this fraction of the context window, in (0, 1]", func(c *Config) any { return &c.CompactAt }},
+	{"max_compactions", kindInt, "compactions per task before stopping with context_overflow", func(c *Config) any { return &c.MaxCompactions }},
+	{"tool_output_cap", kindInt, "bytes of tool output sent to the model (head and tail kept)", func(c *Config) any { return &c.ToolOutputCap }},
+	{"yolo", kindBool, "allow every tool call without asking (never .git/ or outside-workspace writes)", func(c *Config) any { return &c.Yolo }},
+
+	{"permissions.allow", kindStrings, `rules allowed without asking, e.g. "edit_file", "run_command:go test *"`, func(c *Config) any { return &c.Permissions.Allow }},
+	{"permissions.deny", kindStrings, "rules always denied; deny wins over allow", func(c *Config) any { return &c.Permissions.Deny }},
+
+	{"discipline.reread", kindInt, "note at this many re-reads of an unchanged region; 0 disables", func(c *Config) any { return &c.Discipline.Reread }},
+	{"discipline.repeat_warn", kindInt, "warn at this many identical calls with identical results; 0 disables", func(c *Config) any { return &c.Discipline.RepeatWarn }},
+	{"discipline.repeat_halt", kindInt, "halt with loop_detected at this many; 0 disables", func(c *Config) any { return &c.Discipline.RepeatHalt }},
+	{"discipline.error_streak", kindInt, "note at this many identical failures in a row; 0 disables", func(c *Config) any { return &c.Discipline.ErrorStreak }},
+	{"discipline.error_streak_halt", kindInt, "ask the user (headless: halt) at this many; 0 disables", func(c *Config) any { return &c.Discipline.ErrorStreakHalt }},
+	{"discipline.stall_calls", kindInt, "nudge after this many calls with no edit or plan progress; 0 disables", func(c *Config) any { return &c.Discipline.StallCalls }},
+	{"discipline.verify", kindBool, "remind the model when it ends its turn with unverified edits", func(c *Config) any { return &c.Discipline.Verify }},
+	{"discipline.plan_continue", kindBool, "remind the model when it ends its turn with plan steps open", func(c *Config) any { return &c.Discipline.PlanContinue }},
+	{"discipline.verify_patterns", kindStrings, "commands that count as verifying an edit", func(c *Config) any { return &c.Discipline.VerifyPatterns }},
+
+	{"plan.confirm", kindBool, "show the first plan with side effects for approval (--confirm-plan)", func(c *Config) any { return &c.Plan.Confirm }},
+	{"plan.max_backtrack_attempts", kindInt, "failed plans per task before stopping with plan_failed", func(c *Config) any { return &c.Plan.MaxBacktrackAttempts }},
+	{"plan.stall_threshold", kindInt, "rounds after which an active step counts as stalled", func(c *Config) any { return &c.Plan.StallThreshold }},
+
+	{"datalog.path", kindString, "SQLite file; empty = $XDG_DATA_HOME/keel/keel.db", func(c *Config) any { return &c.Datalog.Path }},
+	{"datalog.capture_bodies", kindBool, "also store raw request and response bodies", func(c *Config) any { return &c.Datalog.CaptureBodies }},
+
+	{"ui.mouse", kindBool, "capture the mouse (disables native text selection)", func(c *Config) any { return &c.UI.Mouse }},
+	{"ui.theme", kindString, `"auto", "dark" or "light"`, func(c *Config) any { return &c.UI.Theme }},
+}
+
+// providerFields lists the keys of a [providers.NAME] table.
+var providerFields = []providerField{
+	{"base_url", kindString, "OpenAI-compatible endpoint", func(p *Provider) any { return &p.BaseURL }},
+	{"api_key_env", kindString, "environment variable holding the API key", func(p *Provider) any { return &p.APIKeyEnv }},
+	{"api_key", kindString, "the API key itself (prefer api_key_env)", func(p *Provider) any { return &p.APIKey }},
+	{"model", kindString, "model used with this provider", func(p *Provider) any { return &p.Model }},
+	{"context_window", kindInt, "tokens the model accepts", func(p *Provider) any { return &p.ContextWindow }},
+	{"max_output_tokens", kindInt, "cap on tokens per answer; 0 = the server's default", func(p *Provider) any { return &p.MaxOutputTokens }},
+	{"input_price_per_mtok", kindFloat, "USD per million input tokens, for cost reports", func(p *Provider) any { return &p.InputPricePerMTok }},
+	{"output_price_per_mtok", kindFloat, "USD per million output tokens", func(p *Provider) any { return &p.OutputPricePerMTok }},
+	{"fallback", kindStrings, "providers tried, in order, when this one keeps failing", func(p *Provider) any { return &p.Fallback }},
+}
+
+// sections are the known tables other than [providers], in print order.
+var sections = []string{"permissions", "discipline", "plan", "datalog", "ui"}
+
+// lookupField returns the field with the given dotted key.
+func lookupField(key string) (field, bool) {
+	for _, f := range fields {
+		if f.key == key {
+			return f, true
+		}
+	}
+	return field{}, false
+}
+
+// lookupProviderField returns the provider field with the given key.
+func lookupProviderField(key string) (providerField, bool) {
+	for _, f := range providerFields {
+		if f.key == key {
+			return f, true
+		}
+	}
+	return providerField{}, false
+}
+
+// childKeys lists the key names directly inside the table at prefix ("" is
+// the top level), for unknown-key suggestions.
+func childKeys(prefix string) []string {
+	if strings.HasPrefix(prefix, "providers.") {
+		names := make([]string, len(providerFields))
+		for i, f := range providerFields {
+			names[i] = f.key
+		}
+		return names
+	}
+	var names []string
+	if prefix == "" {
+		names = append(names, "providers")
+		names = append(names, sections...)
+	}
+	for _, f := range fields {
+		rest, ok := strings.CutPrefix(f.key, prefix)
+		if prefix != "" && (!ok || !strings.HasPrefix(rest, ".")) {
+			continue
+		}
+		rest = strings.TrimPrefix(rest, ".")
+		if !strings.Contains(rest, ".") {
+			names = append(names, rest)
+		}
+	}
+	return names
+}
+
+// providerKey is the dotted key of a provider field, as used by Source.
+func providerKey(name, key string) string { return "providers." + name + "." + key }

@@ -1,0 +1,104 @@
+package config
+
+import (
+	"errors"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// validate checks the ranges and cross-references that types cannot
+// express, reporting every problem at the source of the offending value.
+func validate(c *Config) error {
+	var errs []error
+	add := func(e *Error) {
+		if e != nil {
+			errs = append(errs, e)
+		}
+	}
+	for _, f := range fields {
+		add(checkField(c, f))
+	}
+	if _, ok := c.Providers[c.DefaultProvider]; !ok {
+		add(errorAt(c.Source("default_provider"), "default_provider",
+			"default_provider %q is not a configured provider; use one of %s or add a [providers.%s] table",
+			c.DefaultProvider, c.providerList(), c.DefaultProvider))
+	}
+	for _, name := range c.ProviderNames() {
+		for _, e := range checkProvider(c, c.Providers[name]) {
+			add(e)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkField applies the range rule of one non-provider key.
+func checkField(c *Config, f field) *Error {
+	src := c.Source(f.key)
+	switch v := f.ptr(c).(type) {
+	case *int:
+		if *v < 0 {
+			return errorAt(src, f.key, "%s must be 0 or more, not %d (%s)", f.key, *v, f.doc)
+		}
+	case *time.Duration:
+		if *v <= 0 {
+			return errorAt(src, f.key, "%s must be a positive duration such as \"120s\", not %s", f.key, *v)
+		}
+	case *float64:
+		if f.key == "compact_at" && !(*v > 0 && *v <= 1) {
+			return errorAt(src, f.key, "compact_at must be greater than 0 and at most 1, not %v", *v)
+		}
+	case *string:
+		if f.key == "ui.theme" && !slices.Contains([]string{"auto", "dark", "light"}, *v) {
+			return errorAt(src, f.key, `ui.theme must be "auto", "dark" or "light", not %q`, *v)
+		}
+	}
+	return nil
+}
+
+// checkProvider validates one [providers.NAME] table.
+func checkProvider(c *Config, p Provider) []*Error {
+	var errs []*Error
+	at := func(k string) Source { return c.Source(providerKey(p.Name, k)) }
+	if p.BaseURL == "" {
+		src := c.Source("providers." + p.Name)
+		errs = append(errs, errorAt(src, providerKey(p.Name, "base_url"),
+			"provider %q has no base_url; set it to the server's OpenAI-compatible endpoint, e.g. \"http://localhost:8000/v1\"", p.Name))
+	} else if u, err := url.Parse(p.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, errorAt(at("base_url"), providerKey(p.Name, "base_url"),
+			"%s must be an http or https URL, not %q", providerKey(p.Name, "base_url"), short(p.BaseURL)))
+	}
+	if p.ContextWindow <= 0 {
+		errs = append(errs, errorAt(at("context_window"), providerKey(p.Name, "context_window"),
+			"%s must be a positive number of tokens, not %d", providerKey(p.Name, "context_window"), p.ContextWindow))
+	}
+	nonNeg := map[string]float64{
+		"max_output_tokens":     float64(p.MaxOutputTokens),
+		"input_price_per_mtok":  p.InputPricePerMTok,
+		"output_price_per_mtok": p.OutputPricePerMTok,
+	}
+	for _, k := range []string{"max_output_tokens", "input_price_per_mtok", "output_price_per_mtok"} {
+		if nonNeg[k] < 0 {
+			errs = append(errs, errorAt(at(k), providerKey(p.Name, k), "%s must be 0 or more, not %v", providerKey(p.Name, k), nonNeg[k]))
+		}
+	}
+	for _, fb := range p.Fallback {
+		if _, ok := c.Providers[fb]; !ok || fb == p.Name {
+			errs = append(errs, errorAt(at("fallback"), providerKey(p.Name, "fallback"),
+				"%s names %q, which is not another configured provider; use one of %s",
+				providerKey(p.Name, "fallback"), fb, c.providerList()))
+		}
+	}
+	return errs
+}
+
+// providerList formats the provider names for messages.
+func (c *Config) providerList() string {
+	names := c.ProviderNames()
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = `"` + n + `"`
+	}
+	return strings.Join(quoted, ", ")
+}
