@@ -1,0 +1,53 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// typed adapts a function over a typed params struct to the Tool interface:
+// it owns decoding and the generated schema, so each tool file holds only
+// its params, description and behaviour.
+type typed[P any] struct {
+	name   string
+	desc   string
+	class  Class
+	schema json.RawMessage
+	run    func(ctx context.Context, p P) (Result, error)
+}
+
+func newTyped[P any](name, desc string, class Class, run func(context.Context, P) (Result, error)) *typed[P] {
+	var zero P
+	return &typed[P]{name: name, desc: desc, class: class, schema: schemaFor(zero), run: run}
+}
+
+func (t *typed[P]) Name() string            { return t.name }
+func (t *typed[P]) Description() string     { return t.desc }
+func (t *typed[P]) Schema() json.RawMessage { return t.schema }
+func (t *typed[P]) Class() Class            { return t.class }
+
+// Run decodes args strictly (unknown fields are reported, so a misspelt
+// parameter is not silently ignored) and runs the tool.
+func (t *typed[P]) Run(ctx context.Context, args json.RawMessage) (Result, error) {
+	var p P
+	if err := decodeArgs(args, &p); err != nil {
+		return errResult("invalid arguments for %s: %v", t.name, err), nil
+	}
+	return t.run(ctx, p)
+}
+
+func decodeArgs(args json.RawMessage, p any) error {
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	return dec.Decode(p)
+}
+
+// errResult is a failure the model can act on.
+func errResult(format string, a ...any) Result {
+	return Result{Output: fmt.Sprintf(format, a...), IsError: true}
+}

@@ -1,0 +1,120 @@
+package tools
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// atomicWrite replaces path with data through a temp file in the same
+// directory and a rename, so a crash or a full disk never leaves half a file.
+func atomicWrite(path string, data []byte, mode fs.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".keel-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(mode.Perm()); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	ok = true
+	return nil
+}
+
+// looksBinary reports a NUL byte in the first 8 KiB, the test git and rg use.
+func looksBinary(b []byte) bool {
+	if len(b) > 8192 {
+		b = b[:8192]
+	}
+	return bytes.IndexByte(b, 0) >= 0
+}
+
+// isCRLF reports whether every line break in b is CRLF (and there is one).
+func isCRLF(b []byte) bool {
+	n := bytes.Count(b, []byte("\n"))
+	return n > 0 && bytes.Count(b, []byte("\r\n")) == n
+}
+
+// splitLines splits text into lines without their "\n"; a final newline
+// does not start another line.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := bytes.Split([]byte(s), []byte("\n"))
+	if len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = string(l)
+	}
+	return out
+}
+
+// commas formats n with thousands separators: 1250 -> "1,250".
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + commas(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// humanSize formats a byte count compactly: 512 B, 1.2 KB, 3.4 MB.
+func humanSize(n int64) string {
+	const k = 1024
+	switch {
+	case n < k:
+		return fmt.Sprintf("%d B", n)
+	case n < k*k:
+		return fmt.Sprintf("%.1f KB", float64(n)/k)
+	case n < k*k*k:
+		return fmt.Sprintf("%.1f MB", float64(n)/(k*k))
+	}
+	return fmt.Sprintf("%.1f GB", float64(n)/(k*k*k))
+}
+
+// statForWrite returns the existing file's content and mode, or
+// existed=false when path does not exist. A directory is an error message.
+func statForWrite(w *Workspace, abs string) (content []byte, mode fs.FileMode, existed bool, msg string) {
+	fi, err := os.Stat(abs)
+	switch {
+	case os.IsNotExist(err):
+		return nil, 0o644, false, ""
+	case err != nil:
+		return nil, 0, false, fmt.Sprintf("cannot access %s: %v", w.Rel(abs), err)
+	case fi.IsDir():
+		return nil, 0, false, fmt.Sprintf("%s is a directory, not a file", w.Rel(abs))
+	case !fi.Mode().IsRegular():
+		return nil, 0, false, fmt.Sprintf("%s is not a regular file", w.Rel(abs))
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, 0, false, fmt.Sprintf("cannot read %s: %v", w.Rel(abs), err)
+	}
+	return b, fi.Mode(), true, ""
+}

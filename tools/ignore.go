@@ -1,0 +1,112 @@
+package tools
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	ignore "github.com/sabhiram/go-gitignore"
+)
+
+// ignoreCache answers "is this path ignored by git?" for one tree, loading
+// each directory's .gitignore once. Negations in a deeper file cannot
+// re-include what a shallower one ignored (a simplification of git's rules).
+type ignoreCache struct {
+	root string
+	mu   sync.Mutex
+	dirs map[string]*ignore.GitIgnore // nil value: no rules in that directory
+}
+
+func newIgnoreCache(root string) *ignoreCache {
+	return &ignoreCache{root: root, dirs: map[string]*ignore.GitIgnore{}}
+}
+
+func (c *ignoreCache) rules(dir string) *ignore.GitIgnore {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if g, ok := c.dirs[dir]; ok {
+		return g
+	}
+	var lines []string
+	if b, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
+		lines = strings.Split(string(b), "\n")
+	}
+	if dir == c.root {
+		if b, err := os.ReadFile(filepath.Join(dir, ".git", "info", "exclude")); err == nil {
+			lines = append(lines, strings.Split(string(b), "\n")...)
+		}
+	}
+	var g *ignore.GitIgnore
+	if len(lines) > 0 {
+		g = ignore.CompileIgnoreLines(lines...)
+	}
+	c.dirs[dir] = g
+	return g
+}
+
+// ignored reports whether abs (under the cache's root) is ignored.
+func (c *ignoreCache) ignored(abs string, isDir bool) bool {
+	if abs == c.root || !strings.HasPrefix(abs, c.root+string(filepath.Separator)) {
+		return false
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if g := c.rules(dir); g != nil {
+			rel, _ := filepath.Rel(dir, abs)
+			rel = filepath.ToSlash(rel)
+			if isDir {
+				rel += "/"
+			}
+			if g.MatchesPath(rel) {
+				return true
+			}
+		}
+		if dir == c.root || filepath.Dir(dir) == dir {
+			return false
+		}
+	}
+}
+
+// ignorerFor returns the ignore rules for walking base: the workspace's for
+// paths inside it, else rules rooted at base.
+func (w *Workspace) ignorerFor(base string) *ignoreCache {
+	if w.Inside(base) {
+		return w.ign
+	}
+	return newIgnoreCache(base)
+}
+
+// walkFunc visits one entry; returning filepath.SkipDir skips a directory.
+type walkFunc func(abs string, d fs.DirEntry) error
+
+// walk visits the tree under base in lexical order, skipping .git
+// directories and whatever .gitignore excludes. Symlinks are reported but
+// not followed. Unreadable directories are skipped silently.
+func (w *Workspace) walk(ctx context.Context, base string, fn walkFunc) error {
+	ign := w.ignorerFor(base)
+	return filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if d != nil && d.IsDir() && p != base {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if p != base {
+			if d.IsDir() && d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			if ign.ignored(p, d.IsDir()) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+		}
+		return fn(p, d)
+	})
+}

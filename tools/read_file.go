@@ -1,0 +1,146 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"unicode/utf8"
+)
+
+const (
+	readDefaultLimit = 400
+	readMaxLineChars = 2000
+	readMaxFileBytes = 256 << 20 // beyond this, grep or run_command is the tool
+)
+
+type readFileParams struct {
+	Path   string `json:"path" description:"File to read: relative to the workspace root, absolute, or starting with ~."`
+	Offset int    `json:"offset,omitempty" description:"First line to return, 1-based (default 1). Use it to page through long files."`
+	Limit  int    `json:"limit,omitempty" description:"Number of lines to return (default 400)."`
+}
+
+const readFileDesc = `Read a text file and return numbered lines. Use it before editing a file (edits require it) and to inspect code you located with grep or glob. Long files come in pages: the footer says which lines you got and how to read more. Binary files are refused. Prefer reading the region you need over the whole file.`
+
+func newReadFile(ws *Workspace) Tool {
+	return newTyped(NameReadFile, readFileDesc, ReadOnly, func(_ context.Context, p readFileParams) (Result, error) {
+		return readFile(ws, p), nil
+	})
+}
+
+func readFile(ws *Workspace, p readFileParams) Result {
+	if strings.TrimSpace(p.Path) == "" {
+		return errResult("path is required")
+	}
+	if p.Offset < 0 || p.Limit < 0 {
+		return errResult("offset and limit must be positive (offset is a 1-based line number)")
+	}
+	abs, err := ws.Resolve(p.Path)
+	if err != nil {
+		return errResult("cannot resolve %q: %v", p.Path, err)
+	}
+	data, msg := readRegular(ws, abs)
+	if msg != "" {
+		return errResult("%s", msg)
+	}
+	v := Version(data)
+	ws.MarkRead(abs, v)
+	return numberLines(ws.Rel(abs), abs, v, data, p)
+}
+
+// readRegular reads abs or explains why it will not.
+func readRegular(ws *Workspace, abs string) ([]byte, string) {
+	rel := ws.Rel(abs)
+	fi, err := os.Stat(abs)
+	switch {
+	case os.IsNotExist(err):
+		return nil, fmt.Sprintf("file not found: %s (resolved to %s); use glob or list_dir to find the right path", rel, abs)
+	case err != nil:
+		return nil, fmt.Sprintf("cannot access %s: %v", rel, err)
+	case fi.IsDir():
+		return nil, fmt.Sprintf("%s is a directory; use list_dir to see its entries", rel)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Sprintf("%s is not a regular file", rel)
+	case fi.Size() > readMaxFileBytes:
+		return nil, fmt.Sprintf("%s is %s, too large to read; use grep to find the lines you need", rel, humanSize(fi.Size()))
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Sprintf("cannot read %s: %v", rel, err)
+	}
+	if looksBinary(data) {
+		return nil, fmt.Sprintf("%s is a binary file (%s); read_file shows text only", rel, humanSize(int64(len(data))))
+	}
+	return data, ""
+}
+
+func numberLines(rel, abs, version string, data []byte, p readFileParams) Result {
+	lines := splitLines(string(data))
+	total := len(lines)
+	if total == 0 {
+		return Result{Output: rel + " is empty (0 bytes)", Reads: []ReadSpan{{Path: abs, Version: version, From: 1, To: 0, Total: 0}}}
+	}
+	from, limit := max(p.Offset, 1), p.Limit
+	if limit == 0 {
+		limit = readDefaultLimit
+	}
+	if from > total {
+		return errResult("offset %d is past the end: %s has %s lines", from, rel, commas(total))
+	}
+	to := min(from+limit-1, total)
+	var b strings.Builder
+	if !utf8.Valid(data) {
+		b.WriteString("note: this file is not valid UTF-8; invalid bytes are shown as \\xNN and edit_file cannot match them\n")
+	}
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&b, "%6d\t%s\n", i, displayLine(lines[i-1]))
+	}
+	b.WriteString(readFooter(from, to, total, isCRLF(data), data[len(data)-1] != '\n'))
+	return Result{Output: b.String(), Reads: []ReadSpan{{Path: abs, Version: version, From: from, To: to, Total: total}}}
+}
+
+// displayLine drops a CR, escapes invalid UTF-8 and caps very long lines.
+func displayLine(l string) string {
+	l = strings.TrimSuffix(l, "\r")
+	if !utf8.ValidString(l) {
+		l = escapeInvalid(l)
+	}
+	if len(l) > readMaxLineChars {
+		cut := len(l) - readMaxLineChars
+		l = l[:readMaxLineChars] + fmt.Sprintf("… [line truncated: %s more bytes]", commas(cut))
+	}
+	return l
+}
+
+func escapeInvalid(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			fmt.Fprintf(&b, "\\x%02X", s[i])
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func readFooter(from, to, total int, crlf, noFinalNewline bool) string {
+	var notes []string
+	if from == 1 && to == total {
+		notes = append(notes, fmt.Sprintf("all %s lines", commas(total)))
+	} else {
+		notes = append(notes, fmt.Sprintf("lines %s-%s of %s", commas(from), commas(to), commas(total)))
+	}
+	if to < total {
+		notes = append(notes, fmt.Sprintf("%s more; continue with offset=%d", commas(total-to), to+1))
+	}
+	if crlf {
+		notes = append(notes, "CRLF line endings (edits keep them)")
+	}
+	if noFinalNewline && to == total {
+		notes = append(notes, "no newline at end of file")
+	}
+	return "(" + strings.Join(notes, "; ") + ")\n"
+}

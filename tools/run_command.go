@@ -1,0 +1,147 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+const (
+	cmdDefaultTimeout = 120
+	cmdMaxTimeout     = 600
+	cmdDefaultOutput  = 32 << 10
+	cmdWaitDelay      = 100 * time.Millisecond // after the kill, stop waiting for escaped pipes
+)
+
+type runCommandParams struct {
+	Command        string `json:"command" description:"Shell command, run with bash -c. Stdin is closed: no interactive programs."`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" description:"Kill the command after this many seconds (default 120, max 600)."`
+	Workdir        string `json:"workdir,omitempty" description:"Directory to run in, relative to the workspace root (default: the root)."`
+}
+
+const runCommandDesc = `Run a shell command (bash -c) in the workspace and return its combined output and exit code. Use it to build, test, run linters and use git. Do not use it to read or edit files (use read_file, grep, edit_file). Long output keeps its head and tail. Stdin is closed, so interactive commands fail; pass non-interactive flags.`
+
+type runCommand struct {
+	ws   *Workspace
+	opts Options
+}
+
+func newRunCommand(ws *Workspace, opts Options) Tool {
+	rc := &runCommand{ws: ws, opts: opts}
+	return newTyped(NameRunCommand, runCommandDesc, Execute, rc.run)
+}
+
+func (rc *runCommand) run(ctx context.Context, p runCommandParams) (Result, error) {
+	if strings.TrimSpace(p.Command) == "" {
+		return errResult("command is required"), nil
+	}
+	timeout, note := p.TimeoutSeconds, ""
+	switch {
+	case timeout < 0:
+		return errResult("timeout_seconds must be positive (default %d, max %d)", cmdDefaultTimeout, cmdMaxTimeout), nil
+	case timeout == 0:
+		timeout = cmdDefaultTimeout
+	case timeout > cmdMaxTimeout:
+		timeout, note = cmdMaxTimeout, fmt.Sprintf("[timeout_seconds %d lowered to the maximum, %d]\n", p.TimeoutSeconds, cmdMaxTimeout)
+	}
+	dir, msg := rc.workdir(p.Workdir)
+	if msg != "" {
+		return errResult("%s", msg), nil
+	}
+	res := rc.exec(ctx, p.Command, dir, time.Duration(timeout)*time.Second)
+	res.Output = note + res.Output
+	return res, nil
+}
+
+func (rc *runCommand) workdir(w string) (string, string) {
+	dir, err := rc.ws.Resolve(w)
+	if err != nil {
+		return "", fmt.Sprintf("cannot resolve workdir %q: %v", w, err)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return "", fmt.Sprintf("workdir %s is not a directory", rc.ws.Rel(dir))
+	}
+	return dir, ""
+}
+
+// exec runs command in its own process group and kills the whole group on
+// timeout or cancellation, so children like `sleep` in a pipeline die too.
+func (rc *runCommand) exec(ctx context.Context, command, dir string, timeout time.Duration) Result {
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	out := newCapWriter(rc.opts.MaxCommandOutput)
+	cmd := exec.CommandContext(tctx, "bash", "-c", command)
+	cmd.Dir = dir
+	cmd.Env = rc.env()
+	cmd.Stdout, cmd.Stderr = out, out // stdin stays nil: /dev/null
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = cmdWaitDelay
+	start := time.Now()
+	err := cmd.Run()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // reap background children left in the group
+	}
+	return commandResult(out.String(), err, ctx, tctx, timeout, time.Since(start))
+}
+
+func commandResult(output string, err error, ctx, tctx context.Context, timeout, took time.Duration) Result {
+	code := 0
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode() // -1 when killed by a signal
+	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
+		return errResult("could not run the command: %v", err)
+	}
+	var tail string
+	switch {
+	case ctx.Err() != nil:
+		tail = "[cancelled by the user; process group killed]"
+	case tctx.Err() != nil:
+		tail = fmt.Sprintf("[timed out after %s; process group killed. Use a longer timeout_seconds or run less at once]", timeout)
+	default:
+		tail = fmt.Sprintf("[exit code %d, %.1fs]", code, took.Seconds())
+	}
+	if output == "" {
+		output = "(no output)\n"
+	} else if !strings.HasSuffix(output, "\n") {
+		output += "\n"
+	}
+	return Result{Output: output + tail, IsError: code != 0 || tctx.Err() != nil, ExitCode: &code}
+}
+
+// env is the command's environment without keel's secrets: names listed
+// in SecretEnvNames and any variable whose value is a secret. Pagers and
+// git prompts are disabled since stdin is closed.
+func (rc *runCommand) env() []string {
+	base := rc.opts.Env
+	if base == nil {
+		base = os.Environ()
+	}
+	drop := map[string]bool{}
+	for _, n := range rc.opts.SecretEnvNames {
+		drop[n] = true
+	}
+	secret := map[string]bool{}
+	for _, v := range rc.opts.SecretValues {
+		if v != "" {
+			secret[v] = true
+		}
+	}
+	env := make([]string, 0, len(base)+3)
+	for _, kv := range base {
+		k, v, _ := strings.Cut(kv, "=")
+		if drop[k] || secret[v] {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat")
+}

@@ -1,0 +1,78 @@
+package tools
+
+import "context"
+
+// Options configures the tools. They come in as plain values so this
+// package never depends on config or agent.
+type Options struct {
+	// SecretEnvNames are environment variables removed from run_command's
+	// environment (keel's own API keys).
+	SecretEnvNames []string
+	// SecretValues removes any variable whose value equals one of them,
+	// whatever its name (a key exported under another name).
+	SecretValues []string
+	// Env is the base environment of run_command; nil means os.Environ().
+	Env []string
+	// MaxCommandOutput caps run_command output in bytes (head and tail
+	// kept); 0 means 32 KiB.
+	MaxCommandOutput int
+	// Plans receives update_plan calls; nil makes update_plan only validate.
+	Plans PlanSink
+}
+
+// PlanSink is where update_plan sends a validated plan: the agent, which
+// keeps the plan, snapshots it and emits the plan event. The returned text
+// is the tool's output for the model; an error there is a harness failure.
+type PlanSink interface {
+	UpdatePlan(ctx context.Context, p PlanUpdate) (string, error)
+}
+
+// New returns every tool, bound to ws, in the order the model sees them.
+func New(ws *Workspace, opts Options) []Tool {
+	return []Tool{
+		newReadFile(ws),
+		newListDir(ws),
+		newGlob(ws),
+		newGrep(ws),
+		newWriteFile(ws),
+		newEditFile(ws),
+		newRunCommand(ws, opts),
+		newUpdatePlan(opts.Plans),
+	}
+}
+
+// Lookup returns the tool called name from ts.
+func Lookup(ts []Tool, name string) (Tool, bool) {
+	for _, t := range ts {
+		if t.Name() == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// Names of the tools, for rules and prompts.
+const (
+	NameReadFile   = "read_file"
+	NameListDir    = "list_dir"
+	NameGlob       = "glob"
+	NameGrep       = "grep"
+	NameWriteFile  = "write_file"
+	NameEditFile   = "edit_file"
+	NameRunCommand = "run_command"
+	NameUpdatePlan = "update_plan"
+)
+
+// ClassOf is the permission class of the tool called name; ok is false
+// for an unknown name.
+func ClassOf(name string) (c Class, ok bool) {
+	switch name {
+	case NameReadFile, NameListDir, NameGlob, NameGrep, NameUpdatePlan:
+		return ReadOnly, true
+	case NameWriteFile, NameEditFile:
+		return Write, true
+	case NameRunCommand:
+		return Execute, true
+	}
+	return 0, false
+}
