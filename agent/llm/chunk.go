@@ -55,9 +55,10 @@ func (u *wireUsage) usage() Usage {
 	return out
 }
 
-// decodeChunk parses one SSE data payload.
+// decodeChunk parses one SSE data payload. c is reset first: encoding/json
+// would decode into the stale elements of a reused slice.
 func decodeChunk(raw []byte, c *chunk) error {
-	*c = chunk{Choices: c.Choices[:0]}
+	*c = chunk{}
 	if err := json.Unmarshal(raw, c); err != nil {
 		return fmt.Errorf("decode stream chunk: %w", err)
 	}

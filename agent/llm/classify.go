@@ -73,6 +73,8 @@ func codeString(c any) string {
 	switch v := c.(type) {
 	case string:
 		return v
+	case int:
+		return strconv.Itoa(v)
 	case float64:
 		return strconv.Itoa(int(v))
 	case nil:
