@@ -1,0 +1,172 @@
+package discipline
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// CommandRead recognises a shell command that only prints a region of one
+// file: cat, less, head, tail or sed -n 'A,Bp'. It returns the path as
+// written (the agent resolves it against the working directory, stats the
+// file and fills a Read), the first line (negative: the last -from lines)
+// and the last line (0: to the end). Pipes, redirections, command lists,
+// substitutions and several files are not reads of one region.
+func CommandRead(command string) (path string, from, to int, ok bool) {
+	words, plain := shellWords(command)
+	if !plain || len(words) < 2 {
+		return "", 0, 0, false
+	}
+	switch words[0] {
+	case "cat", "less":
+		return wholeFile(words[1:])
+	case "head":
+		return headTail(words[1:], false)
+	case "tail":
+		return headTail(words[1:], true)
+	case "sed":
+		return sedPrint(words[1:])
+	}
+	return "", 0, 0, false
+}
+
+// shellWords splits a command into words with simple quoting; plain is
+// false when an unquoted shell operator appears.
+func shellWords(cmd string) (words []string, plain bool) {
+	var cur strings.Builder
+	var quote rune
+	inWord := false
+	for _, r := range cmd {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case strings.ContainsRune("|;&<>`$()\n\\*?", r):
+			return nil, false
+		case r == ' ' || r == '\t':
+			if inWord {
+				words, inWord = append(words, cur.String()), false
+				cur.Reset()
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, false
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, true
+}
+
+// wholeFile accepts flags (none changes which lines print) and one file.
+func wholeFile(args []string) (string, int, int, bool) {
+	file := ""
+	for i, a := range args {
+		if a == "--" && i == len(args)-2 {
+			return args[i+1], 1, 0, true
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			continue
+		}
+		if file != "" {
+			return "", 0, 0, false
+		}
+		file = a
+	}
+	return file, 1, 0, file != ""
+}
+
+// headTail parses head or tail with -n N, -nN, -N, --lines=N or tail's +N.
+func headTail(args []string, tail bool) (string, int, int, bool) {
+	n, fromStart, file := 10, false, ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		val := ""
+		switch {
+		case a == "-n" && i+1 < len(args):
+			i++
+			val = args[i]
+		case strings.HasPrefix(a, "--lines="):
+			val = strings.TrimPrefix(a, "--lines=")
+		case strings.HasPrefix(a, "-n"):
+			val = a[2:]
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			val = a[1:] // -20; anything else (-c, -f) fails to parse below
+		default:
+			if file != "" {
+				return "", 0, 0, false
+			}
+			file = a
+			continue
+		}
+		if tail && strings.HasPrefix(val, "+") {
+			fromStart, val = true, val[1:]
+		}
+		v, err := strconv.Atoi(val)
+		if err != nil || v < 0 {
+			return "", 0, 0, false
+		}
+		n = v
+	}
+	switch {
+	case file == "" || n == 0:
+		return "", 0, 0, false
+	case !tail:
+		return file, 1, n, true
+	case fromStart:
+		return file, n, 0, true
+	}
+	return file, -n, 0, true
+}
+
+// sedScript is the one sed program that prints a line range.
+var sedScript = regexp.MustCompile(`^([0-9]+)(?:,([0-9]+|\$))?p$`)
+
+// sedPrint parses sed -n 'A,Bp' FILE (also -ne, -n -e, A,$p and Ap).
+func sedPrint(args []string) (string, int, int, bool) {
+	quiet, script, file := false, "", ""
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-n" || a == "--quiet" || a == "--silent":
+			quiet = true
+		case a == "-ne" && i+1 < len(args):
+			quiet, script = true, args[i+1]
+			i++
+		case a == "-e" && i+1 < len(args) && script == "":
+			script = args[i+1]
+			i++
+		case strings.HasPrefix(a, "-"):
+			return "", 0, 0, false
+		case script == "":
+			script = a
+		case file == "":
+			file = a
+		default:
+			return "", 0, 0, false
+		}
+	}
+	m := sedScript.FindStringSubmatch(strings.TrimSpace(script))
+	if !quiet || m == nil || file == "" {
+		return "", 0, 0, false
+	}
+	from, _ := strconv.Atoi(m[1])
+	to := from
+	switch m[2] {
+	case "":
+	case "$":
+		to = 0
+	default:
+		to, _ = strconv.Atoi(m[2])
+	}
+	if from < 1 || (to != 0 && to < from) {
+		return "", 0, 0, false
+	}
+	return file, from, to, true
+}

@@ -1,0 +1,118 @@
+package discipline
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Kind names the rule that fired, as the UI, the datalog and headless JSON
+// report it.
+type Kind string
+
+// The kinds, exactly as they appear in the datalog and headless JSON.
+const (
+	KindReflection   Kind = "reflection"
+	KindReread       Kind = "reread"
+	KindRepeat       Kind = "repeat"
+	KindHalt         Kind = "halt"
+	KindErrorStreak  Kind = "error_streak"
+	KindStall        Kind = "stall"
+	KindVerify       Kind = "verify"
+	KindPlanContinue Kind = "plan_continue"
+)
+
+// Action is what the agent does with an intervention.
+type Action string
+
+// Actions, from mildest to strongest.
+const (
+	Inject Action = "inject" // send Message to the model before the next request
+	Ask    Action = "ask"    // pause and ask the user: continue, stop or guidance
+	Halt   Action = "halt"   // stop the task with StopReason
+)
+
+// StopLoopDetected is the stop reason of a halt.
+const StopLoopDetected = "loop_detected"
+
+// Intervention is one rule stepping in.
+type Intervention struct {
+	Kind       Kind
+	AtToolCall int    // the task's tool-call count when it fired
+	Message    string // text for the model
+	Why        string // one human line with the figures, for the UI card
+	Figures    map[string]int
+	Action     Action
+	StopReason string // set for Ask and Halt: the reason if the task stops
+}
+
+// String renders the intervention for logs: kind, call, action and why.
+func (in Intervention) String() string {
+	return fmt.Sprintf("%s@%d %s: %s", in.Kind, in.AtToolCall, in.Action, in.Why)
+}
+
+// rank orders findings inside the merged message: the sharpest structural
+// facts first, the checkpoint's questions last so they end the message.
+var rank = map[Kind]int{
+	KindHalt: 0, KindErrorStreak: 1, KindRepeat: 2, KindReread: 3,
+	KindVerify: 4, KindPlanContinue: 5, KindStall: 6, KindReflection: 7,
+}
+
+// Decision is what the agent does after a round, with precedence applied.
+type Decision struct {
+	// Halt, when set, stops the task with Halt.StopReason; nothing is
+	// injected and any ask is dropped.
+	Halt *Intervention
+	// Ask, when set (and Halt is not), pauses for the user. If the user
+	// lets the task continue, Inject (plus any guidance) is sent.
+	Ask *Intervention
+	// Inject is the single message for the next request ("" for none).
+	Inject string
+	// Shown is every intervention that fired, in merge order, for the UI
+	// cards and the datalog, including those a halt overrode.
+	Shown []Intervention
+}
+
+// Decide applies the precedence halt > ask > inject to one round's
+// interventions and merges the injected ones into one message.
+func Decide(ins []Intervention) Decision {
+	d := Decision{Shown: sorted(ins)}
+	for i := range d.Shown {
+		in := &d.Shown[i]
+		switch in.Action {
+		case Halt:
+			if d.Halt == nil {
+				d.Halt = in
+			}
+		case Ask:
+			if d.Ask == nil {
+				d.Ask = in
+			}
+		}
+	}
+	if d.Halt != nil {
+		d.Ask = nil
+		return d
+	}
+	d.Inject = Merge(d.Shown)
+	return d
+}
+
+// Merge joins the messages of the inject-action interventions into the one
+// message a round may send, in precedence order, separated by blank lines.
+func Merge(ins []Intervention) string {
+	var parts []string
+	for _, in := range sorted(ins) {
+		if in.Action == Inject && in.Message != "" {
+			parts = append(parts, in.Message)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// sorted returns a copy ordered by rank, stable within a kind.
+func sorted(ins []Intervention) []Intervention {
+	out := append([]Intervention(nil), ins...)
+	sort.SliceStable(out, func(i, j int) bool { return rank[out[i].Kind] < rank[out[j].Kind] })
+	return out
+}

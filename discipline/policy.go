@@ -1,0 +1,71 @@
+package discipline
+
+// Policy holds every threshold. A zero number (or false) disables its rule.
+type Policy struct {
+	// ReflectionCadence is the number of tool calls between checkpoints.
+	ReflectionCadence int
+	// Reread is the number of times a region's lines have been returned
+	// (from one unchanged file version) at which the reread note fires:
+	// 2 fires at the first read of lines already returned.
+	Reread int
+	// RepeatWarn and RepeatHalt count identical calls (tool, normalized
+	// arguments, result hash, error flag) since files last changed.
+	RepeatWarn int
+	RepeatHalt int
+	// ErrorStreak and ErrorStreakHalt count one tool failing with the same
+	// normalized error line in a row.
+	ErrorStreak     int
+	ErrorStreakHalt int
+	// StallCalls is the number of tool calls with no edit and no plan step
+	// completed before a nudge; it repeats after another StallCalls.
+	StallCalls int
+	// StallThreshold is how many rounds a plan step may stay active before
+	// the reflection report calls it stalled.
+	StallThreshold int
+	// Verify reminds a model that ends its turn with unverified edits.
+	Verify bool
+	// PlanContinue reminds a model that ends its turn with open plan steps.
+	PlanContinue bool
+	// VerifyPatterns are command prefixes (as words) that verify an edit
+	// when they succeed, e.g. "go test". They may appear after "&&", ";"
+	// or "|" and after environment assignments.
+	VerifyPatterns []string
+	// VerifySkipSuffixes are file suffixes whose edits need no check
+	// (prose such as ".md"); compared case-insensitively.
+	VerifySkipSuffixes []string
+	// Headless turns "ask the user" into halt: nobody is there to answer.
+	Headless bool
+}
+
+// DefaultPolicy returns the documented defaults.
+func DefaultPolicy() Policy {
+	return Policy{
+		ReflectionCadence:  10,
+		Reread:             2,
+		RepeatWarn:         3,
+		RepeatHalt:         4,
+		ErrorStreak:        3,
+		ErrorStreakHalt:    5,
+		StallCalls:         30,
+		StallThreshold:     5,
+		Verify:             true,
+		PlanContinue:       true,
+		VerifyPatterns:     DefaultVerifyPatterns(),
+		VerifySkipSuffixes: []string{".md", ".markdown", ".txt", ".rst", ".adoc"},
+	}
+}
+
+// DefaultVerifyPatterns returns the commands that count as verifying an
+// edit when they succeed.
+func DefaultVerifyPatterns() []string {
+	return []string{
+		"go test", "go build", "go vet", "make test", "make check", "make lint",
+		"cargo test", "cargo build", "cargo check", "cargo clippy",
+		"npm test", "npm run test", "npm run build", "npm run lint", "npx tsc", "tsc",
+		"yarn test", "pnpm test", "bun test", "deno test", "npx jest", "npx vitest",
+		"pytest", "python -m pytest", "python3 -m pytest", "mypy", "ruff", "eslint",
+		"golangci-lint", "staticcheck", "mvn test", "gradle test", "./gradlew test",
+		"dotnet test", "dotnet build", "swift test", "swift build", "mix test",
+		"rspec", "bundle exec rspec", "ctest", "zig build",
+	}
+}

@@ -1,0 +1,66 @@
+package discipline
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ReflectionPrompt renders the scheduled checkpoint sent to the model
+// after delta tool calls. It is framed as routine, not as a fault, names
+// no tool or ecosystem, states the facts of the stretch (act) and the
+// plan, carries the reflection report, and asks three questions in order:
+// restate the task; what the calls proved or ruled out; the next concrete
+// output and its distance. It ends by asking the model to act now when it
+// knows enough, because "what next?" alone invites more reading.
+func ReflectionPrompt(delta int, act Activity, plan PlanView, rep ReflectionReport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[Checkpoint: a routine pause every few tool calls; nothing is wrong.]\n")
+	fmt.Fprintf(&b, "In the last %d tool calls: %s.\n", delta, act.facts())
+	fmt.Fprintf(&b, "%s\n", planStatus(plan))
+	for _, l := range rep.Lines() {
+		fmt.Fprintf(&b, "%s\n", l)
+	}
+	fmt.Fprintf(&b, "Answer briefly, in this order:\n")
+	fmt.Fprintf(&b, "1. Restate the original task in one sentence.\n")
+	fmt.Fprintf(&b, "2. What did the last %d calls prove or rule out?\n", delta)
+	fmt.Fprintf(&b, "3. What is the next concrete output (an edit, a command's result, or an answer), and how many calls away is it?\n")
+	fmt.Fprintf(&b, "If what you know is enough to act, act in this turn: make the edit, run the check or give the answer now, rather than gathering more.")
+	return b.String()
+}
+
+// maxListed bounds the step titles a status line names.
+const maxListed = 5
+
+// planStatus renders the plan in one line, or says there is none.
+func planStatus(p PlanView) string {
+	if len(p.Steps) == 0 {
+		return "Plan: none recorded."
+	}
+	s := fmt.Sprintf("Plan: %d of %d steps completed", p.Count(StepCompleted), len(p.Steps))
+	if a := p.titles(StepActive); len(a) > 0 {
+		s += "; active: " + quoteList(a, maxListed)
+	}
+	if q := p.titles(StepPending); len(q) > 0 {
+		s += "; pending: " + quoteList(q, maxListed)
+	}
+	if f := p.titles(StepFailed); len(f) > 0 {
+		s += "; failed: " + quoteList(f, maxListed)
+	}
+	return s + "."
+}
+
+// quoteList renders titles quoted and comma-separated, at most max.
+func quoteList(titles []string, max int) string {
+	q := make([]string, 0, min(len(titles), max))
+	for i, t := range titles {
+		if i == max {
+			break
+		}
+		q = append(q, fmt.Sprintf("%q", t))
+	}
+	s := strings.Join(q, ", ")
+	if len(titles) > max {
+		s += fmt.Sprintf(" and %d more", len(titles)-max)
+	}
+	return s
+}

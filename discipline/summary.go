@@ -1,0 +1,98 @@
+package discipline
+
+// RoundSummary is what happened in one LLM round, as the agent saw it.
+type RoundSummary struct {
+	Calls     []ToolCall // in the order they ran
+	EndedTurn bool       // the model answered without tool calls
+	Plan      PlanView   // the plan after this round; zero when none
+	// Compacted reports that context compaction ran before this round, so
+	// earlier reads and results are no longer in the model's context.
+	Compacted bool
+	// ToolCalls is the task's tool-call count after this round.
+	ToolCalls     int
+	ContextUsed   int // prompt tokens of the last request
+	ContextWindow int // the model's context window in tokens; 0 unknown
+}
+
+// ToolCall is one tool call of a round and what it produced.
+type ToolCall struct {
+	Name       string
+	Args       string // NormalizeArgs of the raw arguments
+	ResultHash string // Hash of the output the model saw
+	IsError    bool
+	// ErrorLine is NormalizeError of the failure text; AfterRound
+	// normalizes again, so a raw first line also works.
+	ErrorLine string
+	Command   string   // run_command only: the command line
+	ExitCode  int      // run_command only
+	Reads     []Read   // file regions returned to the model
+	Changed   []string // absolute paths the call edited or wrote
+}
+
+// Read is a file region returned to the model.
+type Read struct {
+	Path    string // absolute, symlinks resolved
+	Version string // content hash, so a read after a change is new
+	From    int    // first line, 1-based; negative: the last -From lines
+	To      int    // last line, inclusive; 0: to the end of the file
+	Total   int    // lines in the file
+}
+
+// Plan step statuses as PlanView understands them.
+const (
+	StepPending   = "pending"
+	StepActive    = "active"
+	StepCompleted = "completed"
+	StepFailed    = "failed"
+	StepSkipped   = "skipped"
+)
+
+// PlanView is the small view of the model's plan discipline needs.
+type PlanView struct {
+	Goal  string
+	Steps []PlanStep
+}
+
+// PlanStep is one step of a PlanView.
+type PlanStep struct {
+	Title  string
+	Status string // pending, active, completed, failed, skipped
+}
+
+// Count returns how many steps have the status.
+func (p PlanView) Count(status string) int {
+	n := 0
+	for _, s := range p.Steps {
+		if s.Status == status {
+			n++
+		}
+	}
+	return n
+}
+
+// Open lists the steps still pending or active, in plan order.
+func (p PlanView) Open() []PlanStep {
+	var open []PlanStep
+	for _, s := range p.Steps {
+		if s.Status == StepPending || s.Status == StepActive {
+			open = append(open, s)
+		}
+	}
+	return open
+}
+
+// titles returns the titles of the steps with the status.
+func (p PlanView) titles(status string) []string {
+	var out []string
+	for _, s := range p.Steps {
+		if s.Status == status {
+			out = append(out, s.Title)
+		}
+	}
+	return out
+}
+
+func (p PlanView) clone() PlanView {
+	p.Steps = append([]PlanStep(nil), p.Steps...)
+	return p
+}
