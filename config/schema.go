@@ -18,9 +18,9 @@ const (
 // environment and flags, validation, Render and InitTemplate, so a key added
 // here is handled everywhere at once.
 type field struct {
-	key string          // dotted key, e.g. "discipline.reread"
-	typ kind            // accepted shape
-	doc string          // one line for InitTemplate
+	key string            // dotted key, e.g. "discipline.reread"
+	typ kind              // accepted shape
+	doc string            // one line for InitTemplate
 	ptr func(*Config) any // pointer to the value inside a Config
 }
 

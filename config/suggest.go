@@ -34,9 +34,11 @@ func maxDistance(name string) int {
 	return max(1, min(3, len(name)/4))
 }
 
-// distance is the Levenshtein edit distance between a and b, by bytes
-// (keys are ASCII).
+// distance is the edit distance between a and b counting a swap of two
+// neighbouring letters as one edit (optimal string alignment), by bytes
+// since keys are ASCII: "modle" is one edit from "model".
 func distance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -50,8 +52,11 @@ func distance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }
