@@ -209,7 +209,7 @@ func stringList(v any) (any, string) {
 	if !ok {
 		return nil, fmt.Sprintf("%s, not %s", expected(kindStrings), describe(v))
 	}
-	out := make([]string, 0, len(arr))
+	var out []string // an empty array is nil, like an unset list
 	for i, e := range arr {
 		s, ok := e.(string)
 		if !ok {

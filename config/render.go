@@ -26,7 +26,11 @@ func Render(c *Config) string {
 			fmt.Fprintf(&b, "\n[%s]\n", s)
 		}
 		name := f.key[strings.LastIndexByte(f.key, '.')+1:]
-		writeLine(&b, name, formatValue(f.ptr(c)), c.Source(f.key))
+		src := c.Source(f.key).String()
+		if f.key == "datalog.path" && c.Datalog.Path == "" {
+			src += ", which means " + c.DatalogPath()
+		}
+		writeLine(&b, name, formatValue(f.ptr(c)), src)
 	}
 	for _, name := range c.ProviderNames() {
 		p := c.Providers[name]
@@ -36,15 +40,15 @@ func Render(c *Config) string {
 			if f.key == "api_key" && p.APIKey != "" {
 				v = `"***"`
 			}
-			writeLine(&b, f.key, v, c.Source(providerKey(name, f.key)))
+			writeLine(&b, f.key, v, c.Source(providerKey(name, f.key)).String())
 		}
 	}
 	return b.String()
 }
 
 // writeLine writes `key = value  # source`.
-func writeLine(b *strings.Builder, key, value string, src Source) {
-	fmt.Fprintf(b, "%s = %s  # %s\n", key, value, commentSafe(src.String()))
+func writeLine(b *strings.Builder, key, value, src string) {
+	fmt.Fprintf(b, "%s = %s  # %s\n", key, value, commentSafe(src))
 }
 
 // commentSafe keeps a comment on one line whatever the file path holds.

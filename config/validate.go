@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"math"
 	"net/url"
 	"slices"
 	"strings"
@@ -79,8 +80,8 @@ func checkProvider(c *Config, p Provider) []*Error {
 		"output_price_per_mtok": p.OutputPricePerMTok,
 	}
 	for _, k := range []string{"max_output_tokens", "input_price_per_mtok", "output_price_per_mtok"} {
-		if nonNeg[k] < 0 {
-			errs = append(errs, errorAt(at(k), providerKey(p.Name, k), "%s must be 0 or more, not %v", providerKey(p.Name, k), nonNeg[k]))
+		if v := nonNeg[k]; !(v >= 0) || math.IsInf(v, 1) { // also rejects nan and inf
+			errs = append(errs, errorAt(at(k), providerKey(p.Name, k), "%s must be a number 0 or more, not %v", providerKey(p.Name, k), v))
 		}
 	}
 	for _, fb := range p.Fallback {
