@@ -1,0 +1,131 @@
+package discipline
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// session drives AfterRound round by round, as the agent would.
+type session struct {
+	t     testing.TB
+	p     Policy
+	s     State
+	plan  PlanView
+	fired []Intervention // everything that fired, in order
+}
+
+func newSession(t testing.TB, p Policy) *session { return &session{t: t, p: p} }
+
+// quiet is DefaultPolicy with the checkpoint off, so a guard's test sees
+// only that guard unless it asks for more.
+func quiet() Policy {
+	p := DefaultPolicy()
+	p.ReflectionCadence = 0
+	return p
+}
+
+// round runs one round with the given calls and returns what fired.
+func (x *session) round(calls ...ToolCall) []Intervention {
+	return x.summary(RoundSummary{Calls: calls})
+}
+
+// end runs a round where the model ended its turn.
+func (x *session) end() []Intervention { return x.summary(RoundSummary{EndedTurn: true}) }
+
+// compacted runs a round that followed a compaction.
+func (x *session) compacted(calls ...ToolCall) []Intervention {
+	return x.summary(RoundSummary{Calls: calls, Compacted: true})
+}
+
+func (x *session) summary(sum RoundSummary) []Intervention {
+	x.t.Helper()
+	sum.ToolCalls = x.s.ToolCalls() + len(sum.Calls)
+	if sum.Plan.Steps == nil {
+		sum.Plan = x.plan
+	}
+	ins, next := AfterRound(sum, x.p, x.s)
+	if next.ToolCalls() < x.s.ToolCalls() {
+		x.t.Fatalf("tool count went back: %d -> %d", x.s.ToolCalls(), next.ToolCalls())
+	}
+	x.s = next
+	x.fired = append(x.fired, ins...)
+	return ins
+}
+
+// of returns the interventions of one kind.
+func of(ins []Intervention, k Kind) []Intervention {
+	var out []Intervention
+	for _, in := range ins {
+		if in.Kind == k {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// calls returns the AtToolCall of each intervention.
+func calls(ins []Intervention) []int {
+	out := []int{}
+	for _, in := range ins {
+		out = append(out, in.AtToolCall)
+	}
+	return out
+}
+
+func readCall(path, version string, from, to, total int) ToolCall {
+	args := NormalizeArgs(fmt.Sprintf(`{"path": %q, "offset": %d, "limit": %d}`, path, from, to-from+1))
+	return ToolCall{
+		Name: "read_file", Args: args,
+		ResultHash: Hash(fmt.Sprint(path, version, from, to)),
+		Reads:      []Read{{Path: path, Version: version, From: from, To: to, Total: total}},
+	}
+}
+
+// catCall is a run_command read as the agent fills it from CommandRead.
+func catCall(command, path, version string, total int) ToolCall {
+	_, from, to, ok := CommandRead(command)
+	if !ok {
+		panic("not a read: " + command)
+	}
+	c := cmdCall(command, 0, "content of "+path+version)
+	c.Reads = []Read{{Path: path, Version: version, From: from, To: to, Total: total}}
+	return c
+}
+
+func editCall(path, old, new string) ToolCall {
+	return ToolCall{
+		Name: "edit_file", Args: NormalizeArgs(fmt.Sprintf(`{"path":%q,"old":%q,"new":%q}`, path, old, new)),
+		ResultHash: Hash("edited " + path), Changed: []string{path},
+	}
+}
+
+func failedEdit(path, msg string) ToolCall {
+	return ToolCall{
+		Name: "edit_file", Args: NormalizeArgs(fmt.Sprintf(`{"path":%q,"old":"x","new":"y"}`, path)),
+		ResultHash: Hash(msg), IsError: true, ErrorLine: NormalizeError(msg),
+	}
+}
+
+func cmdCall(command string, exit int, output string) ToolCall {
+	c := ToolCall{
+		Name: "run_command", Args: NormalizeArgs(fmt.Sprintf(`{"command":%q}`, command)),
+		ResultHash: Hash(output), Command: command, ExitCode: exit,
+	}
+	if exit != 0 {
+		c.IsError, c.ErrorLine = true, NormalizeError(output)
+	}
+	return c
+}
+
+func kindsOf(ins []Intervention) []Kind {
+	out := []Kind{}
+	for _, in := range ins {
+		out = append(out, in.Kind)
+	}
+	return out
+}
+
+func hasKind(ins []Intervention, k Kind) bool {
+	return slices.ContainsFunc(ins, func(in Intervention) bool { return in.Kind == k })
+}
