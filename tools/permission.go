@@ -1,0 +1,155 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Verdict is the policy's answer to a tool call.
+type Verdict int
+
+// Verdicts.
+const (
+	Allow Verdict = iota // run without asking
+	Ask                  // ask the user (headless: deny)
+	Deny                 // refuse; Reason goes back to the model
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	}
+	return "deny"
+}
+
+// Decision is the policy's verdict on one call, with what a session grant
+// would cover if the user picks "allow for this session".
+type Decision struct {
+	Verdict     Verdict
+	Reason      string // why it asks or denies, for the dialog and the model
+	Grant       Grant  // zero when no session grant is offered (destructive commands)
+	Destructive bool
+}
+
+// Grant is what "allow for this session" covers.
+type Grant struct {
+	Tool        string
+	Commands    []string // run_command: program or "program subcommand" prefixes
+	Path        string   // a path outside the workspace: reads of it and below, or writes of exactly it
+	Description string   // for the dialog, e.g. "run_command: go test …"
+}
+
+// IsZero reports an empty grant (nothing to remember).
+func (g Grant) IsZero() bool { return g.Tool == "" }
+
+// PolicyOptions are the permission settings from config and flags.
+type PolicyOptions struct {
+	Allow []string // rules such as "edit_file", "run_command:go test *", "write_file:/tmp/out.txt"
+	Deny  []string // same syntax; deny wins over allow
+	Yolo  bool     // allow everything except writes into .git and outside the workspace
+}
+
+// Policy decides whether a tool call runs, asks or is refused. It is safe
+// for concurrent use.
+type Policy struct {
+	ws    *Workspace
+	yolo  bool
+	allow []rule
+	deny  []rule
+
+	mu     sync.Mutex
+	grants []Grant
+}
+
+// NewPolicy parses the rules; an unknown tool or bad pattern is an error
+// naming the rule.
+func NewPolicy(ws *Workspace, opts PolicyOptions) (*Policy, error) {
+	p := &Policy{ws: ws, yolo: opts.Yolo}
+	var errs []error
+	for _, s := range opts.Allow {
+		r, err := parseRule(ws, s)
+		errs = append(errs, err)
+		p.allow = append(p.allow, r)
+	}
+	for _, s := range opts.Deny {
+		r, err := parseRule(ws, s)
+		errs = append(errs, err)
+		p.deny = append(p.deny, r)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Grant remembers a session grant the user gave.
+func (p *Policy) Grant(g Grant) {
+	if g.IsZero() {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.grants = append(p.grants, g)
+}
+
+func (p *Policy) sessionGrants() []Grant {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Grant(nil), p.grants...)
+}
+
+// callArgs are the arguments the policy looks at, for every tool.
+type callArgs struct {
+	Path    string `json:"path"`
+	Pattern string `json:"pattern"`
+	Command string `json:"command"`
+	Workdir string `json:"workdir"`
+}
+
+// Decide judges one call. Precedence: .git writes and outside writes are
+// denied (even with yolo, unless that exact path is allowed); deny rules
+// win; destructive commands ask unless yolo; then yolo, allow rules and
+// session grants allow; reads inside the workspace always run.
+func (p *Policy) Decide(tool string, args json.RawMessage) Decision {
+	class, ok := ClassOf(tool)
+	if !ok {
+		return Decision{Verdict: Deny, Reason: fmt.Sprintf("unknown tool %q", tool)}
+	}
+	var a callArgs
+	if len(args) > 0 {
+		if err := json.Unmarshal(args, &a); err != nil {
+			return Decision{Verdict: Deny, Reason: "invalid arguments: " + err.Error()}
+		}
+	}
+	switch {
+	case tool == NameUpdatePlan:
+		return Decision{Verdict: Allow}
+	case class == ReadOnly:
+		return p.decideRead(tool, readPath(tool, a))
+	case class == Write:
+		return p.decideWrite(tool, a.Path)
+	}
+	return p.decideCommand(a.Command, a.Workdir)
+}
+
+// readPath is the path a read-only call reads: glob's absolute pattern
+// carries its own base.
+func readPath(tool string, a callArgs) string {
+	if tool == NameGlob && (strings.HasPrefix(a.Pattern, "/") || strings.HasPrefix(a.Pattern, "~")) {
+		base, _ := doublestar.SplitPattern(a.Pattern)
+		return base
+	}
+	return a.Path
+}
+
+func deny(format string, a ...any) Decision {
+	return Decision{Verdict: Deny, Reason: fmt.Sprintf(format, a...)}
+}
