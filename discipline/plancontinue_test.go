@@ -1,0 +1,55 @@
+package discipline
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestPlanContinue(t *testing.T) {
+	open := PlanView{Goal: "g", Steps: []PlanStep{{"one", StepCompleted}, {"two", StepActive}, {"three", StepPending}}}
+	moved := PlanView{Goal: "g", Steps: []PlanStep{{"one", StepCompleted}, {"two", StepCompleted}, {"three", StepActive}}}
+	done := PlanView{Goal: "g", Steps: []PlanStep{{"one", StepCompleted}, {"two", StepSkipped}, {"three", StepFailed}}}
+	tests := []struct {
+		name  string
+		plans []PlanView // one round each; every round ends the turn
+		want  []int      // rounds where it fired
+		off   bool
+	}{
+		{"open steps at the end of a turn", []PlanView{open}, []int{0}, false},
+		{"again once the plan moved", []PlanView{open, moved}, []int{0, 1}, false},
+		{"not twice for the same plan", []PlanView{open, open}, []int{0}, false},
+		{"no open steps", []PlanView{done}, []int{}, false},
+		{"no plan", []PlanView{{}}, []int{}, false},
+		{"disabled", []PlanView{open}, []int{}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := newSession(t, quiet())
+			x.p.PlanContinue = !tt.off
+			got := []int{}
+			for i, pl := range tt.plans {
+				x.plan = pl
+				if hasKind(x.end(), KindPlanContinue) {
+					got = append(got, i)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("fired in rounds %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPlanContinueOnlyWhenTurnEnds(t *testing.T) {
+	x := newSession(t, quiet())
+	x.plan = PlanView{Steps: []PlanStep{{"a", StepActive}, {"b", StepPending}}}
+	x.round(readCall("/w/a.go", "v", 1, 5, 5))
+	if hasKind(x.fired, KindPlanContinue) {
+		t.Fatal("fired while the model was still working")
+	}
+	ins := of(x.end(), KindPlanContinue)
+	if len(ins) != 1 || !strings.Contains(ins[0].Message, `"a"`) || !strings.Contains(ins[0].Message, `"b"`) {
+		t.Errorf("want one message listing a and b, got %v", ins)
+	}
+}
