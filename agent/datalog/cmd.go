@@ -1,0 +1,204 @@
+package datalog
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// NewLogCommand builds `keel log` and its subcommands. open opens the
+// datalog (read-only for browsing, writable for prune); stdin answers
+// prune's question.
+func NewLogCommand(open func(readOnly bool) (*DB, error), stdin io.Reader) *cobra.Command {
+	var f listFlags
+	cmd := &cobra.Command{
+		Use:   "log",
+		Short: "List, show, analyse and export logged sessions",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return withDB(open, true, func(db *DB) error { return runList(cmd, db, f) })
+		},
+	}
+	cmd.Flags().StringVar(&f.project, "project", "", "only sessions of this project directory")
+	cmd.Flags().StringVar(&f.since, "since", "", "only sessions newer than this age (7d, 12h, 90m)")
+	cmd.Flags().IntVar(&f.limit, "limit", 20, "at most this many sessions (0: all)")
+	cmd.Flags().IntVar(&f.offset, "offset", 0, "skip this many newest sessions")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON")
+	cmd.AddCommand(newShowCommand(open), newStatsCommand(open), newExportCommand(open), newPruneCommand(open, stdin))
+	return cmd
+}
+
+type listFlags struct {
+	project, since string
+	limit, offset  int
+	json           bool
+}
+
+// withDB opens the datalog, runs fn and closes it.
+func withDB(open func(bool) (*DB, error), readOnly bool, fn func(*DB) error) error {
+	db, err := open(readOnly)
+	if err != nil {
+		return err
+	}
+	err = fn(db)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ParseAge reads an age: "7d", "12h" or a Go duration ("90m", "1h30m").
+func ParseAge(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		if days, err := strconv.Atoi(n); err == nil && days >= 0 {
+			return time.Duration(days) * 24 * time.Hour, nil
+		}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("age %q is not valid; use a number of days or hours (7d, 12h) or a duration like 90m", s)
+	}
+	return d, nil
+}
+
+func projectFlag(dir string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("project %s: %w", dir, err)
+	}
+	return abs, nil
+}
+
+func runList(cmd *cobra.Command, db *DB, f listFlags) error {
+	filter := Filter{Limit: f.limit, Offset: f.offset}
+	var err error
+	if filter.Project, err = projectFlag(f.project); err != nil {
+		return err
+	}
+	if f.since != "" {
+		age, err := ParseAge(f.since)
+		if err != nil {
+			return err
+		}
+		filter.Since = db.opts.Now().Add(-age)
+	}
+	list, err := db.ListSessions(cmd.Context(), filter)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if f.json {
+		return writeJSON(out, nonNil(list))
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(out, "no sessions logged yet")
+		return nil
+	}
+	tw := tabwriter.NewWriter(out, 0, 2, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTARTED\tPROJECT\tROUNDS\tTOOLS\tTOKENS\tCOST\tSTOP\tPROMPT")
+	for _, s := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
+			abridge(s.ProjectRoot, 30), s.Totals.Rounds, s.Totals.ToolCalls, tokens(s.Totals.TokensIn+s.Totals.TokensOut),
+			money(s.Totals.Cost), s.StopReason, abridge(s.FirstPrompt, 50))
+	}
+	return tw.Flush()
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// ShortID is the id prefix keel log shows; ResolveID accepts it.
+func ShortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// abridge makes s one line of at most n runes.
+func abridge(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func tokens(n int) string {
+	if n >= 10_000 {
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	return strconv.Itoa(n)
+}
+
+func money(c float64) string { return fmt.Sprintf("$%.4f", c) }
+
+func newPruneCommand(open func(bool) (*DB, error), stdin io.Reader) *cobra.Command {
+	var olderThan string
+	var yes bool
+	cmd := &cobra.Command{
+		Use:   "prune",
+		Short: "Delete sessions older than an age",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			age, err := ParseAge(olderThan)
+			if err != nil {
+				return err
+			}
+			return withDB(open, false, func(db *DB) error { return runPrune(cmd, db, stdin, age, yes) })
+		},
+	}
+	cmd.Flags().StringVar(&olderThan, "older-than", "30d", "delete sessions started longer ago than this (30d, 12h)")
+	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask")
+	return cmd
+}
+
+func runPrune(cmd *cobra.Command, db *DB, stdin io.Reader, age time.Duration, yes bool) error {
+	cutoff := db.opts.Now().Add(-age)
+	var n int
+	if err := db.read.QueryRowContext(cmd.Context(), `SELECT COUNT(*) FROM sessions WHERE started_at < ?`,
+		cutoff.UnixNano()).Scan(&n); err != nil {
+		return fmt.Errorf("count old sessions: %w", err)
+	}
+	out := cmd.OutOrStdout()
+	if n == 0 {
+		fmt.Fprintln(out, "no sessions to prune")
+		return nil
+	}
+	if !yes {
+		fmt.Fprintf(out, "Delete %d session(s) started before %s? [y/N] ", n, cutoff.Local().Format("2006-01-02 15:04"))
+		line, _ := bufio.NewReader(stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+			fmt.Fprintln(out, "nothing deleted")
+			return nil
+		}
+	}
+	deleted, err := db.Prune(cmd.Context(), cutoff)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "deleted %d session(s)\n", deleted)
+	return nil
+}

@@ -1,0 +1,100 @@
+package datalog
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+func newExportCommand(open func(bool) (*DB, error)) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "export ID",
+		Short: "Export a session as JSON lines or a markdown transcript",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "jsonl" && format != "markdown" {
+				return fmt.Errorf("format %q is not known; use --format jsonl or --format markdown", format)
+			}
+			return withDB(open, true, func(db *DB) error {
+				d, err := loadByPrefix(cmd, db, args[0], 0)
+				if err != nil {
+					return err
+				}
+				if format == "jsonl" {
+					return exportJSONL(cmd.OutOrStdout(), d)
+				}
+				exportMarkdown(cmd.OutOrStdout(), d)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "jsonl", "jsonl or markdown")
+	return cmd
+}
+
+// exportJSONL writes the session, then one line per round.
+func exportJSONL(w io.Writer, d *SessionDetail) error {
+	enc := json.NewEncoder(w)
+	if err := enc.Encode(map[string]any{"type": "session", "session": d.Session}); err != nil {
+		return err
+	}
+	for _, rd := range d.Rounds {
+		if err := enc.Encode(map[string]any{"type": "round", "round": rd}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exportMarkdown writes a transcript: the conversation in order, with
+// tool calls, results and interventions where they happened.
+func exportMarkdown(w io.Writer, d *SessionDetail) {
+	s := d.Session
+	fmt.Fprintf(w, "# keel session %s\n\n", s.ID)
+	fmt.Fprintf(w, "- project: `%s`\n- model: %s/%s\n- started: %s\n- stop: %s\n- %d rounds, %d tool calls, %s\n",
+		s.ProjectRoot, s.Provider, s.Model, s.Started.Local().Format("2006-01-02 15:04:05"), s.StopReason,
+		s.Totals.Rounds, s.Totals.ToolCalls, money(s.Totals.Cost))
+	for _, rd := range d.Rounds {
+		for _, m := range rd.Messages {
+			markdownMessage(w, m)
+		}
+		for _, iv := range rd.Interventions {
+			fmt.Fprintf(w, "\n> **keel intervention (%s)**\n>\n> %s\n", iv.Kind, strings.ReplaceAll(iv.Message, "\n", "\n> "))
+		}
+	}
+}
+
+func markdownMessage(w io.Writer, m Message) {
+	msg := m.Msg
+	switch msg.Role {
+	case "system":
+		fmt.Fprintf(w, "\n## System\n\n<details><summary>system prompt</summary>\n\n%s\n\n</details>\n", fence(msg.Content))
+	case "user":
+		fmt.Fprintf(w, "\n## User\n\n%s\n", msg.Content)
+	case "assistant":
+		fmt.Fprintf(w, "\n## Assistant\n\n")
+		if msg.Content != "" {
+			fmt.Fprintf(w, "%s\n", msg.Content)
+		}
+		for _, c := range msg.ToolCalls {
+			fmt.Fprintf(w, "\n**→ %s**\n\n%s\n", c.Name, fenceLang("json", c.Arguments))
+		}
+	case "tool":
+		fmt.Fprintf(w, "\n**← %s result**\n\n%s\n", msg.Name, fence(msg.Content))
+	}
+}
+
+func fence(s string) string { return fenceLang("", s) }
+
+// fenceLang fences s with more backticks than it contains in a row.
+func fenceLang(lang, s string) string {
+	ticks := "```"
+	for strings.Contains(s, ticks) {
+		ticks += "`"
+	}
+	return ticks + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + ticks
+}

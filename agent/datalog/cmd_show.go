@@ -1,0 +1,143 @@
+package datalog
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+func newShowCommand(open func(bool) (*DB, error)) *cobra.Command {
+	var asJSON bool
+	var roundN int
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show a session round by round (ID: a unique prefix is enough)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withDB(open, true, func(db *DB) error {
+				d, err := loadByPrefix(cmd, db, args[0], roundN)
+				if err != nil {
+					return err
+				}
+				out := cmd.OutOrStdout()
+				switch {
+				case asJSON:
+					return writeJSON(out, d)
+				case roundN > 0:
+					printRoundFull(out, d.Rounds[0])
+				default:
+					printSession(out, d)
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the full record as JSON")
+	cmd.Flags().IntVar(&roundN, "round", 0, "print only round N, in full")
+	return cmd
+}
+
+// loadByPrefix resolves an id prefix and loads the session, or one round.
+func loadByPrefix(cmd *cobra.Command, db *DB, prefix string, roundN int) (*SessionDetail, error) {
+	id, err := db.ResolveID(cmd.Context(), prefix)
+	if err != nil {
+		return nil, err
+	}
+	if roundN <= 0 {
+		return db.LoadSession(cmd.Context(), id)
+	}
+	d, err := db.LoadRounds(cmd.Context(), id, roundN, roundN)
+	if err == nil && len(d.Rounds) == 0 {
+		err = fmt.Errorf("session %s has no round %d; it has %d", ShortID(id), roundN, d.Session.Totals.Rounds)
+	}
+	return d, err
+}
+
+func printSession(w io.Writer, d *SessionDetail) {
+	s := d.Session
+	fmt.Fprintf(w, "session %s  %s  %s/%s  started %s  stop %s\n", s.ID, s.ProjectRoot, s.Provider, s.Model,
+		s.Started.Local().Format("2006-01-02 15:04:05"), s.StopReason)
+	fmt.Fprintf(w, "  %d rounds, %d tool calls, %d in / %d out / %d cached tokens, %s\n", s.Totals.Rounds,
+		s.Totals.ToolCalls, s.Totals.TokensIn, s.Totals.TokensOut, s.Totals.TokensCached, money(s.Totals.Cost))
+	if s.FirstPrompt != "" {
+		fmt.Fprintf(w, "  prompt: %s\n", abridge(s.FirstPrompt, 100))
+	}
+	for _, rd := range d.Rounds {
+		fmt.Fprintln(w)
+		printRound(w, rd, 160)
+	}
+}
+
+// printRound prints one round; text longer than width is abridged
+// (width 0: in full).
+func printRound(w io.Writer, rd *RoundDetail, width int) {
+	r := rd.Round
+	fmt.Fprintf(w, "round %d  task %d  %s (first token %s)  in %d out %d cached %d  %s  finish %s",
+		r.Seq, r.TaskSeq, dur(r.Duration), dur(r.FirstToken), r.TokensIn, r.TokensOut, r.TokensCached, money(r.Cost), r.FinishReason)
+	if r.Retries > 0 {
+		fmt.Fprintf(w, "  retries %d", r.Retries)
+	}
+	fmt.Fprintln(w)
+	cut := func(s string) string {
+		if width == 0 {
+			return s
+		}
+		return abridge(s, width)
+	}
+	for _, st := range rd.Transitions {
+		fmt.Fprintf(w, "  state  %s → %s %s\n", st.From, st.To, cut(st.Detail))
+	}
+	for _, m := range rd.Messages {
+		if m.Msg.Role == "assistant" && strings.TrimSpace(m.Msg.Content) != "" {
+			fmt.Fprintf(w, "  assistant  %s\n", cut(m.Msg.Content))
+		}
+	}
+	for _, tc := range rd.ToolCalls {
+		outcome := "ok"
+		if tc.IsError {
+			outcome = "ERROR"
+		}
+		fmt.Fprintf(w, "  tool  %s %s → %s, %d bytes, %s", tc.Name, cut(tc.Arguments), outcome, tc.ResultSize, dur(tc.Duration))
+		if tc.DecidedBy != "" {
+			fmt.Fprintf(w, ", %s by %s", tc.Permission, tc.DecidedBy)
+		}
+		fmt.Fprintln(w)
+		if tc.IsError || width == 0 {
+			fmt.Fprintf(w, "        %s\n", cut(tc.Result))
+		}
+	}
+	for _, iv := range rd.Interventions {
+		fmt.Fprintf(w, "  >>> INTERVENTION %s at call %d %s\n      %s\n", strings.ToUpper(iv.Kind), iv.AtToolCall, iv.Figures, cut(iv.Message))
+		if iv.Reply != "" {
+			fmt.Fprintf(w, "      reply: %s\n", cut(iv.Reply))
+		}
+	}
+	for _, p := range rd.Plans {
+		fmt.Fprintf(w, "  plan  attempt %d %s %s\n", p.Attempt, p.Status, cut(string(p.Plan)))
+	}
+	for _, fc := range rd.FileChanges {
+		fmt.Fprintf(w, "  file  %s (new: %v)\n", fc.Path, !fc.Existed)
+	}
+}
+
+// printRoundFull prints one round with every message in full.
+func printRoundFull(w io.Writer, rd *RoundDetail) {
+	printRound(w, rd, 0)
+	fmt.Fprintln(w, "\nmessages added:")
+	for _, m := range rd.Messages {
+		fmt.Fprintf(w, "--- #%d %s\n%s\n", m.Seq, m.Msg.Role, m.JSON)
+	}
+}
+
+func dur(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond).String()
+	case d >= time.Millisecond:
+		return d.Round(time.Millisecond).String()
+	}
+	return d.String()
+}

@@ -1,0 +1,98 @@
+package datalog
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+)
+
+func newStatsCommand(open func(bool) (*DB, error)) *cobra.Command {
+	var project string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "stats [ID]",
+		Short: "Figures for tuning the agent, over one session or a project",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withDB(open, true, func(db *DB) error {
+				var scope StatsScope
+				var err error
+				if len(args) == 1 {
+					scope.SessionID, err = db.ResolveID(cmd.Context(), args[0])
+				} else {
+					scope.Project, err = projectFlag(project)
+				}
+				if err != nil {
+					return err
+				}
+				st, err := db.Stats(cmd.Context(), scope)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(cmd.OutOrStdout(), st)
+				}
+				printStats(cmd.OutOrStdout(), st)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&project, "project", "", "all sessions of this project directory (default: all sessions)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func printStats(w io.Writer, st *Stats) {
+	fmt.Fprintf(w, "%d session(s), %d task(s)\n\n", st.Sessions, len(st.Tasks))
+	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION\tTASK\tROUNDS\tTOOLS\tEDITS\tFIRST EDIT\tTOKENS IN\tOUT\tCOST")
+	for _, t := range st.Tasks {
+		first := "-"
+		if t.Edits > 0 {
+			first = dur(t.FirstEdit)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%s\n", ShortID(t.SessionID), t.Task, t.Rounds, t.ToolCalls,
+			t.Edits, first, t.TokensIn, t.TokensOut, money(t.Cost))
+	}
+	tw.Flush()
+	section(w, "re-reads of the same region", len(st.ReReads), func(tw io.Writer) {
+		for _, r := range st.ReReads {
+			fmt.Fprintf(tw, "%s\ttask %d\t%s offset %d limit %d\t%d reads\n", ShortID(r.SessionID), r.Task, r.Path, r.Offset, r.Limit, r.Reads)
+		}
+	})
+	section(w, "repeated identical commands", len(st.RepeatedCommands), func(tw io.Writer) {
+		for _, r := range st.RepeatedCommands {
+			fmt.Fprintf(tw, "%s\ttask %d\t%s\t%d runs\n", ShortID(r.SessionID), r.Task, abridge(r.Command, 60), r.Runs)
+		}
+	})
+	section(w, "failed tool calls", len(st.FailedByTool), func(tw io.Writer) {
+		for _, c := range st.FailedByTool {
+			fmt.Fprintf(tw, "%s\t%d\n", c.Tool, c.Count)
+		}
+	})
+	section(w, "edits never followed by a verifying command", len(st.UnverifiedEdits), func(tw io.Writer) {
+		for _, e := range st.UnverifiedEdits {
+			fmt.Fprintf(tw, "%s\ttask %d\tround %d\t%s %s\n", ShortID(e.SessionID), e.Task, e.Round, e.Tool, e.Path)
+		}
+	})
+	section(w, "interventions (edit within the next 3 rounds)", len(st.Interventions), func(tw io.Writer) {
+		for _, iv := range st.Interventions {
+			fmt.Fprintf(tw, "%s\tfired %d\tfollowed by an edit %d\n", iv.Kind, iv.Fired, iv.FollowedByEdit)
+		}
+	})
+}
+
+// section prints a titled, aligned block, or "none".
+func section(w io.Writer, title string, n int, body func(io.Writer)) {
+	fmt.Fprintf(w, "\n%s:", title)
+	if n == 0 {
+		fmt.Fprintln(w, " none")
+		return
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+	body(tw)
+	tw.Flush()
+}

@@ -1,0 +1,188 @@
+package datalog
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+// cmdFixture writes two sessions to a file and returns an opener for
+// the commands, whose clock is fixed 2 days after t0.
+func cmdFixture(t *testing.T) (open func(bool) (*DB, error), sid string) {
+	path := filepath.Join(t.TempDir(), "keel.db")
+	now := func() time.Time { return t0.Add(48 * time.Hour) }
+	db, err := Open(path, Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid = writeStatsSession(t, db, "/p")
+	startTest(t, db, Session{ProjectRoot: "/old", Started: t0.Add(-40 * 24 * time.Hour), FirstPrompt: "old"})
+	rec := round(sid, 9, 3)
+	rec.Messages = append([]llm.Message{{Role: llm.RoleUser, Content: "please ```fix``` it"}}, rec.Messages...)
+	rec.Interventions = []Intervention{{Kind: "verify", Message: "you edited b.go"}}
+	mustWrite(t, db, rec)
+	db.EndSession(context.Background(), sid, "completed", Totals{})
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return func(ro bool) (*DB, error) { return Open(path, Options{ReadOnly: ro, Now: now}) }, sid
+}
+
+func runLog(t *testing.T, open func(bool) (*DB, error), stdin string, args ...string) (string, error) {
+	t.Helper()
+	cmd := NewLogCommand(open, strings.NewReader(stdin))
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+func TestLogCommandsJSON(t *testing.T) {
+	open, sid := cmdFixture(t)
+	tests := []struct {
+		args  []string
+		into  any
+		check func(any) bool
+	}{
+		{[]string{"--json"}, &[]Session{}, func(v any) bool { return len(*v.(*[]Session)) == 2 }},
+		{[]string{"--json", "--since", "7d"}, &[]Session{}, func(v any) bool { l := *v.(*[]Session); return len(l) == 1 && l[0].ID == sid }},
+		{[]string{"--json", "--project", "/old"}, &[]Session{}, func(v any) bool { return len(*v.(*[]Session)) == 1 }},
+		{[]string{"--json", "--limit", "1", "--offset", "1"}, &[]Session{}, func(v any) bool { l := *v.(*[]Session); return len(l) == 1 && l[0].ProjectRoot == "/old" }},
+		{[]string{"show", sid[:10], "--json"}, &SessionDetail{}, func(v any) bool { return len(v.(*SessionDetail).Rounds) == 9 }},
+		{[]string{"show", sid, "--json", "--round", "4"}, &SessionDetail{}, func(v any) bool {
+			d := v.(*SessionDetail)
+			return len(d.Rounds) == 1 && d.Rounds[0].ToolCalls[0].Name == "edit_file"
+		}},
+		{[]string{"stats", sid[:12], "--json"}, &Stats{}, func(v any) bool { return len(v.(*Stats).Tasks) == 3 }},
+		{[]string{"stats", "--json", "--project", "/p"}, &Stats{}, func(v any) bool { return v.(*Stats).Sessions == 1 }},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out, err := runLog(t, open, "", tt.args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if err := json.Unmarshal([]byte(out), tt.into); err != nil {
+				t.Fatalf("output does not parse: %v\n%s", err, out)
+			}
+			if !tt.check(tt.into) {
+				t.Errorf("unexpected output:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestLogCommandsText(t *testing.T) {
+	open, sid := cmdFixture(t)
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{nil, []string{"ID", "PROMPT", ShortID(sid), "/old", "completed", "interrupted"}},
+		{[]string{"show", sid[:9]}, []string{"round 4", "tool  edit_file", "ERROR", ">>> INTERVENTION VERIFY", "reply"[:0]}},
+		{[]string{"show", sid, "--round", "9"}, []string{"messages added:", "please ```fix``` it"}},
+		{[]string{"stats", sid}, []string{"FIRST EDIT", "a.go offset 0 limit 50", "go test ./...", "run_command", "edit_file b.go", "reflection"}},
+		{[]string{"export", sid, "--format", "markdown"}, []string{"# keel session " + sid, "## User", "## User\n\nplease", "**→ read_file**", "keel intervention (verify)"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out, err := runLog(t, open, "", tt.args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+func TestLogExportJSONL(t *testing.T) {
+	open, sid := cmdFixture(t)
+	out, err := runLog(t, open, "", "export", sid, "--format", "jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	lines := 0
+	for sc.Scan() {
+		var v map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("line %d does not parse: %v", lines+1, err)
+		}
+		lines++
+	}
+	if lines != 10 {
+		t.Errorf("lines = %d, want the session and 9 rounds", lines)
+	}
+}
+
+func TestLogErrors(t *testing.T) {
+	open, _ := cmdFixture(t)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"show", "ffff"}, "no such session"},
+		{[]string{"show", "zz"}, "no such session"},
+		{[]string{"--since", "seven days"}, "not valid"},
+		{[]string{"export", "6", "--format", "pdf"}, "use --format jsonl"},
+	}
+	for _, tt := range tests {
+		if _, err := runLog(t, open, "", tt.args...); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: err = %v, want %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+func TestLogPrune(t *testing.T) {
+	open, _ := cmdFixture(t)
+	count := func() int {
+		out, _ := runLog(t, open, "", "--json", "--limit", "0")
+		var l []Session
+		json.Unmarshal([]byte(out), &l)
+		return len(l)
+	}
+	steps := []struct {
+		stdin string
+		args  []string
+		want  int
+		says  string
+	}{
+		{"n\n", []string{"prune", "--older-than", "30d"}, 2, "nothing deleted"},
+		{"y\n", []string{"prune", "--older-than", "30d"}, 1, "deleted 1 session"},
+		{"", []string{"prune", "--older-than", "1h", "--yes"}, 0, "deleted 1 session"},
+	}
+	for _, s := range steps {
+		out, err := runLog(t, open, s.stdin, s.args...)
+		if err != nil || !strings.Contains(out, s.says) || count() != s.want {
+			t.Errorf("%v with %q: %v %q, %d sessions left; want %q and %d", s.args, s.stdin, err, out, count(), s.says, s.want)
+		}
+	}
+}
+
+func TestParseAge(t *testing.T) {
+	tests := map[string]time.Duration{"7d": 7 * 24 * time.Hour, "12h": 12 * time.Hour, "90m": 90 * time.Minute, "1h30m": 90 * time.Minute}
+	for in, want := range tests {
+		if got, err := ParseAge(in); err != nil || got != want {
+			t.Errorf("ParseAge(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "d", "-3d", "week"} {
+		if _, err := ParseAge(bad); err == nil {
+			t.Errorf("ParseAge(%q) accepted", bad)
+		}
+	}
+}
