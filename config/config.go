@@ -142,9 +142,10 @@ func (c *Config) Source(key string) Source {
 func (c *Config) Files() []string { return append([]string(nil), c.files...) }
 
 // DatalogPath is the datalog database file: datalog.path when set, else
-// keel.db under $XDG_DATA_HOME/keel (default ~/.local/share/keel).
+// keel.db under $XDG_DATA_HOME/keel (default ~/.local/share/keel). It is
+// "" when none of datalog.path, XDG_DATA_HOME and HOME is set.
 func (c *Config) DatalogPath() string {
-	if c.Datalog.Path != "" {
+	if c.Datalog.Path != "" || c.dataHomeDir == "" {
 		return c.Datalog.Path
 	}
 	return joinPath(c.dataHomeDir, "keel", "keel.db")

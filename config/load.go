@@ -73,7 +73,10 @@ func configFiles(opts LoadOptions) []configFile {
 	if opts.ConfigFile != "" {
 		return []configFile{{opts.ConfigFile, true}}
 	}
-	files := []configFile{{userConfigPath(opts.Getenv), false}}
+	var files []configFile
+	if u := userConfigPath(opts.Getenv); u != "" {
+		files = append(files, configFile{u, false})
+	}
 	if p := projectConfigPath(opts.Cwd); p != "" {
 		files = append(files, configFile{p, false})
 	}

@@ -246,6 +246,21 @@ func TestProvidersMerge(t *testing.T) {
 	}
 }
 
+func TestNoHome(t *testing.T) {
+	cwd := t.TempDir()
+	c, _, err := Load(LoadOptions{Cwd: cwd, Getenv: fakeEnv{}.get})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DatalogPath() != "" || len(c.Files()) != 0 {
+		t.Errorf("without HOME: DatalogPath %q, files %v", c.DatalogPath(), c.Files())
+	}
+	want := []string{filepath.Join(cwd, ".keel", "config.toml")}
+	if got := SearchPaths(LoadOptions{Cwd: cwd, Getenv: fakeEnv{}.get}); !reflect.DeepEqual(got, want) {
+		t.Errorf("SearchPaths without HOME = %v, want %v", got, want)
+	}
+}
+
 func TestDatalogPath(t *testing.T) {
 	w := newWorld(t)
 	c, _ := w.load(t)

@@ -49,7 +49,10 @@ func SearchPaths(opts LoadOptions) []string {
 	if opts.ConfigFile != "" {
 		return []string{opts.ConfigFile}
 	}
-	paths := []string{userConfigPath(opts.Getenv)}
+	var paths []string
+	if u := userConfigPath(opts.Getenv); u != "" {
+		paths = append(paths, u)
+	}
 	dirs := projectDirs(opts.Cwd)
 	for i := len(dirs) - 1; i >= 0; i-- {
 		paths = append(paths, filepath.Join(dirs[i], ".keel", "config.toml"))
@@ -59,17 +62,25 @@ func SearchPaths(opts LoadOptions) []string {
 
 // userConfigPath is $XDG_CONFIG_HOME/keel/config.toml, falling back to
 // ~/.config/keel/config.toml. Relative XDG values are ignored, as the XDG
-// spec says.
+// spec says. It is "" when neither XDG_CONFIG_HOME nor HOME is set.
 func userConfigPath(getenv func(string) string) string {
-	return filepath.Join(xdgDir(getenv, "XDG_CONFIG_HOME", ".config"), "keel", "config.toml")
+	dir := xdgDir(getenv, "XDG_CONFIG_HOME", ".config")
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "keel", "config.toml")
 }
 
-// xdgDir resolves an XDG base directory variable with its HOME fallback.
+// xdgDir resolves an XDG base directory variable with its HOME fallback,
+// or "" when neither is set (never a path relative to the process).
 func xdgDir(getenv func(string) string, env, fallback string) string {
 	if d := getenv(env); filepath.IsAbs(d) {
 		return d
 	}
-	return filepath.Join(getenv("HOME"), fallback)
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, fallback)
+	}
+	return ""
 }
 
 // projectDirs lists the directories searched for .keel/config.toml, nearest

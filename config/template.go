@@ -55,8 +55,8 @@ func InitTemplate() string {
 }
 
 // UserConfigPath is the user configuration file:
-// $XDG_CONFIG_HOME/keel/config.toml, else ~/.config/keel/config.toml.
-// A nil getenv means os.Getenv.
+// $XDG_CONFIG_HOME/keel/config.toml, else ~/.config/keel/config.toml; ""
+// when neither variable is set. A nil getenv means os.Getenv.
 func UserConfigPath(getenv func(string) string) string {
 	if getenv == nil {
 		getenv = os.Getenv
