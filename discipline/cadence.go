@@ -14,10 +14,10 @@ func ShouldReflect(toolCalls, lastReflectionAt, cadence int) (delta int, ok bool
 	return delta, delta >= cadence
 }
 
-// reflect fires the scheduled checkpoint and moves the marker. It skips a
+// checkpoint fires the scheduled checkpoint and moves the marker. It skips a
 // round where the model ended its turn: a checkpoint must not send a
 // finished model back to work.
-func reflect(sum RoundSummary, p Policy, s *State) *Intervention {
+func checkpoint(sum RoundSummary, p Policy, s *State) *Intervention {
 	if sum.EndedTurn {
 		return nil
 	}

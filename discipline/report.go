@@ -47,7 +47,7 @@ func Report(s State, p Policy) ReflectionReport {
 		if st.Status != StepActive || !ok || p.StallThreshold <= 0 {
 			continue
 		}
-		if n := s.round - since; n > p.StallThreshold {
+		if n := s.round - since + 1; n > p.StallThreshold { // rounds it was active in
 			r.Stalled = append(r.Stalled, StalledStep{Title: st.Title, Rounds: n})
 		}
 	}

@@ -27,7 +27,7 @@ func AfterRound(sum RoundSummary, p Policy, s State) ([]Intervention, State) {
 		out = s.observeCall(c, first+i+1, p, out)
 	}
 	s.observePlan(sum.Plan)
-	for _, rule := range []func(RoundSummary, Policy, *State) *Intervention{stall, verify, planContinue, reflect} {
+	for _, rule := range []func(RoundSummary, Policy, *State) *Intervention{stall, verify, planContinue, checkpoint} {
 		if in := rule(sum, p, &s); in != nil {
 			out = append(out, *in)
 		}
