@@ -1,0 +1,35 @@
+# keel — a terminal coding assistant. `make help` lists the targets.
+GO       ?= go
+BIN      := bin/keel
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X main.version=$(VERSION)
+
+.DEFAULT_GOAL := help
+
+.PHONY: help build run test lint bench demo clean
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+build: ## build bin/keel with the version stamped
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/keel
+
+run: build ## build and start the TUI
+	./$(BIN) $(ARGS)
+
+test: ## run every test with the race detector
+	$(GO) test -race -count=1 ./...
+
+lint: ## go vet, gofmt (must be empty), staticcheck when installed
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@if command -v staticcheck >/dev/null 2>&1; then staticcheck ./...; else echo "staticcheck not installed: go install honnef.co/go/tools/cmd/staticcheck@latest"; fi
+
+bench: ## run the Go benchmarks (budgets: docs/BENCHMARKS.md)
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+demo: build ## start the scripted demo (no API key needed)
+	./$(BIN) --demo
+
+clean: ## remove build output
+	rm -rf bin

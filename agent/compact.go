@@ -1,0 +1,128 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+const summaryInstruction = `Summarize the conversation below for your own later use; it will replace the older part of the history. Keep: the user's task and constraints, decisions made, files read and what they showed, files changed and how, commands run and their results, errors still open, and what remains to do. Be factual and compact; no advice.`
+
+// compactIfNeeded summarizes older rounds when the next request would pass
+// compact_at of the context window, or always when force is set (the
+// server said the context was exceeded). It stops the task when the cap of
+// compactions is reached or there is nothing left to compact.
+func (t *task) compactIfNeeded(ctx context.Context, force bool) (stop, bool) {
+	s := t.s
+	window := s.opts.ContextWindow
+	if !force && (window <= 0 || float64(s.estimateNext(t))/float64(window) < s.opts.Limits.CompactAt) {
+		return stop{}, false
+	}
+	overflow := stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %d compactions; start a new task or raise context_window", t.compactions)}
+	if t.compactions >= s.opts.Limits.MaxCompactions {
+		return overflow, true
+	}
+	hist := s.History()
+	cut := compactionCut(hist, s.opts.Limits.KeepRounds)
+	if cut <= 0 {
+		return overflow, true
+	}
+	t.compactions++
+	s.setState(StateCompacting, fmt.Sprintf("compaction %d of %d", t.compactions, s.opts.Limits.MaxCompactions))
+	summary, err := t.summarize(ctx, hist[:cut])
+	if err != nil {
+		if ctx.Err() != nil {
+			return stop{reason: StopCancelled, message: "cancelled while compacting"}, true
+		}
+		return stop{reason: StopProviderError, message: "compacting the conversation failed: " + err.Error(), err: err}, true
+	}
+	kept := append([]llm.Message{{Role: llm.RoleUser, Content: t.compactedPreamble(summary)}}, hist[cut:]...)
+	s.mu.Lock()
+	s.history = kept
+	s.mu.Unlock()
+	t.compacted = true
+	s.opts.Recorder.compacted(t, len(hist)-len(kept)+1)
+	return stop{}, false
+}
+
+// estimateNext estimates the next request's prompt tokens: the last
+// reported prompt size plus what was added since, at 4 bytes a token.
+func (s *Session) estimateNext(t *task) int {
+	est := s.estimateTokens()
+	if t.lastPrompt > est {
+		return t.lastPrompt
+	}
+	return est
+}
+
+// compactionCut is the index where the verbatim tail starts: the last
+// keep rounds (an assistant message with its tool results) stay. It never
+// separates a tool call from its result.
+func compactionCut(hist []llm.Message, keep int) int {
+	seen := 0
+	for i := len(hist) - 1; i > 0; i-- {
+		if hist[i].Role != llm.RoleAssistant {
+			continue
+		}
+		seen++
+		if seen == keep {
+			return i
+		}
+	}
+	// Short history: keep only the last round.
+	for i := len(hist) - 1; i > 0; i-- {
+		if hist[i].Role == llm.RoleAssistant {
+			return i
+		}
+	}
+	return 0
+}
+
+// summarize asks the model for a summary of msgs, without tools.
+func (t *task) summarize(ctx context.Context, msgs []llm.Message) (string, error) {
+	req := llm.Request{
+		Model: t.s.opts.Model,
+		Messages: []llm.Message{
+			{Role: llm.RoleSystem, Content: summaryInstruction},
+			{Role: llm.RoleUser, Content: transcript(msgs)},
+		},
+		MaxOutputTokens: t.s.opts.MaxOutputTokens,
+	}
+	resp, err := t.s.opts.Provider.Stream(ctx, req, nil, func(Retrying) {})
+	if err != nil {
+		return "", err
+	}
+	t.usage = t.usage.Add(resp.Usage)
+	return resp.Content, nil
+}
+
+// compactedPreamble opens the compacted history: the summary, the task,
+// and the current plan (project instructions stay in the system prompt).
+func (t *task) compactedPreamble(summary string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[keel compacted the earlier conversation to fit the context window.]\n\nThe task: %s\n\nSummary of the work so far:\n%s\n", t.prompt, strings.TrimSpace(summary))
+	if p := t.s.Plan(); p != nil {
+		data, _ := json.Marshal(p)
+		fmt.Fprintf(&b, "\nThe current plan (keep it up to date with update_plan):\n%s\n", data)
+	}
+	return b.String()
+}
+
+// transcript renders messages as plain text for the summarizer.
+func transcript(msgs []llm.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		fmt.Fprintf(&b, "## %s\n", m.Role)
+		if m.Content != "" {
+			b.WriteString(capOutput(m.Content, 8<<10))
+			b.WriteString("\n")
+		}
+		for _, c := range m.ToolCalls {
+			fmt.Fprintf(&b, "call %s %s\n", c.Name, capOutput(c.Arguments, 2<<10))
+		}
+	}
+	return b.String()
+}

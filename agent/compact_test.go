@@ -1,0 +1,80 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/keel-dev/keel/agent/llmtest"
+)
+
+func TestContextLengthErrorCompactsAndRetries(t *testing.T) {
+	s, srv := newSession(t, llmtest.Rounds(
+		llmtest.ToolRound(call("c1", "echo", `{"path":"a"}`)),
+		llmtest.ToolRound(call("c2", "echo", `{"path":"b"}`)),
+		llmtest.ContextLengthRound(),
+		llmtest.TextRound("summary of the work"),
+		llmtest.TextRound("finished"),
+	), func(o *Options) { o.Limits.KeepRounds = 1 })
+	evs, st := runTask(t, context.Background(), s, "the task")
+	if st.Reason != StopCompleted || st.Result != "finished" {
+		t.Fatalf("stop %s %q: %s", st.Reason, st.Result, st.Message)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("requests = %d, want 5", len(reqs))
+	}
+	sum := reqs[3]
+	if len(sum.Tools) != 0 || !strings.Contains(sum.Messages[0].Content, "Summarize") {
+		t.Errorf("the summary request should have no tools and the summary instruction: %+v", sum.Messages[0])
+	}
+	after := reqs[4].Messages
+	if after[1].Role != "user" || !strings.Contains(after[1].Content, "summary of the work") || !strings.Contains(after[1].Content, "The task: the task") {
+		t.Errorf("compacted history starts with %+v", after[1])
+	}
+	if got := roles(after); got != "system user assistant tool" {
+		t.Errorf("compacted request roles = %q", got)
+	}
+	if n := countState(evs, StateCompacting); n != 1 {
+		t.Errorf("compacting states = %d", n)
+	}
+}
+
+func TestCompactionIsCapped(t *testing.T) {
+	rounds := []llmtest.Round{llmtest.ToolRound(call("c1", "echo", `{}`)), llmtest.ToolRound(call("c2", "echo", `{}`))}
+	for i := 0; i < 6; i++ {
+		rounds = append(rounds, llmtest.ContextLengthRound(), llmtest.TextRound("summary"))
+	}
+	s, _ := newSession(t, llmtest.Rounds(rounds...), func(o *Options) { o.Limits.MaxCompactions = 1; o.Limits.KeepRounds = 1 })
+	_, st := runTask(t, context.Background(), s, "big")
+	if st.Reason != StopContextOverflow {
+		t.Fatalf("stop = %s (%s), want context_overflow", st.Reason, st.Message)
+	}
+}
+
+func TestCompactionByWindowEstimate(t *testing.T) {
+	big := strings.Repeat("x", 2000)
+	s, srv := newSession(t, llmtest.Rounds(
+		llmtest.Round{ToolCalls: []llmtest.Call{call("c1", "echo", `{"path":"`+big+`"}`)}, Placement: llmtest.UsageAbsent},
+		llmtest.Round{ToolCalls: []llmtest.Call{call("c2", "echo", `{"path":"`+big+`"}`)}, Placement: llmtest.UsageAbsent},
+		llmtest.Round{Text: "summary", Placement: llmtest.UsageAbsent},
+		llmtest.Round{Text: "done", Placement: llmtest.UsageAbsent},
+	), func(o *Options) { o.ContextWindow = 2200; o.Limits.KeepRounds = 1 })
+	_, st := runTask(t, context.Background(), s, "go")
+	if st.Reason != StopCompleted {
+		t.Fatalf("stop = %s (%s)", st.Reason, st.Message)
+	}
+	if len(srv.Requests()) != 4 || !strings.Contains(srv.Requests()[2].Messages[0].Content, "Summarize") {
+		t.Errorf("expected the third request to be the summary; got %d requests", len(srv.Requests()))
+	}
+}
+
+func countState(evs []Event, st State) int {
+	n := 0
+	for _, e := range eventsOf[StateChanged](evs) {
+		if e.To == st {
+			n++
+		}
+	}
+	return n
+}

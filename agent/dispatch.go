@@ -1,0 +1,213 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/tools"
+)
+
+// outcome is what became of one tool call.
+type outcome struct {
+	call       llm.ToolCall
+	result     tools.Result
+	output     string // as sent to the model, capped
+	denied     bool
+	decidedBy  string // "policy", "rule", "user", "yolo", "session"
+	decision   string // "allow", "deny"
+	duration   time.Duration
+	started    time.Time
+	ran        bool // the tool's Run was called
+	cancelled  bool
+	unknown    bool // no such tool, or broken arguments
+	harnessErr error
+}
+
+// runTools runs a round's calls: consecutive read-only calls in parallel,
+// the rest in order. Every call gets a result in the history, in call
+// order, even when cancelled.
+func (t *task) runTools(ctx context.Context, calls []llm.ToolCall) []outcome {
+	outs := make([]outcome, len(calls))
+	for i, c := range calls {
+		outs[i].call = c
+	}
+	for i := 0; i < len(calls); {
+		j := i + 1
+		if t.s.readOnly(calls[i].Name) {
+			for j < len(calls) && t.s.readOnly(calls[j].Name) {
+				j++
+			}
+		}
+		t.runBatch(ctx, outs[i:j])
+		i = j
+	}
+	t.s.appendHistory(toolMessages(outs)...)
+	t.toolCalls += len(calls)
+	t.s.mu.Lock()
+	t.s.toolTotal += len(calls)
+	t.s.mu.Unlock()
+	return outs
+}
+
+// runBatch runs calls concurrently when there are several (they are all
+// read-only then), else inline.
+func (t *task) runBatch(ctx context.Context, batch []outcome) {
+	if len(batch) == 1 {
+		t.runOne(ctx, &batch[0])
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range batch {
+		wg.Add(1)
+		go func(o *outcome) {
+			defer wg.Done()
+			t.runOne(ctx, o)
+		}(&batch[i])
+	}
+	wg.Wait()
+}
+
+// runOne checks, asks permission for, runs and reports one call.
+func (t *task) runOne(ctx context.Context, o *outcome) {
+	s := t.s
+	o.started = s.now()
+	s.out.send(ToolStarted{CallID: o.call.ID, Name: o.call.Name, Args: o.call.Arguments})
+	defer func() {
+		o.duration = s.now().Sub(o.started)
+		s.out.send(ToolFinished{CallID: o.call.ID, Name: o.call.Name, Args: o.call.Arguments, Output: o.output,
+			IsError: o.result.IsError, Denied: o.denied, DenyReason: denyReason(o), Diff: o.result.Diff, ExitCode: o.result.ExitCode, Duration: o.duration})
+	}()
+	if ctx.Err() != nil {
+		o.setCancelled()
+		return
+	}
+	tool, msg := s.lookup(o.call)
+	if tool == nil {
+		o.unknown = true
+		o.result = tools.Result{Output: msg, IsError: true}
+		o.output = msg
+		return
+	}
+	if !t.permit(ctx, o) {
+		return
+	}
+	o.ran = true
+	res, err := tool.Run(ctx, json.RawMessage(o.call.Arguments))
+	switch {
+	case ctx.Err() != nil:
+		o.result = res
+		o.setCancelled()
+	case err != nil:
+		o.harnessErr = err
+		o.result = tools.Result{Output: "keel failed to run this tool: " + err.Error(), IsError: true}
+	default:
+		o.result = res
+	}
+	o.output = capOutput(o.result.Output, s.opts.Limits.ToolOutputCap)
+}
+
+func (o *outcome) setCancelled() {
+	o.cancelled = true
+	o.result.IsError = true
+	o.result.Output = "cancelled: the user stopped this task before the tool call finished"
+	o.output = o.result.Output
+}
+
+func denyReason(o *outcome) string {
+	if !o.denied {
+		return ""
+	}
+	return o.output
+}
+
+// lookup finds the tool a call names and checks its arguments are a JSON
+// object. On failure it returns the message the model gets.
+func (s *Session) lookup(c llm.ToolCall) (tools.Tool, string) {
+	var tool tools.Tool
+	for _, t := range s.opts.Tools {
+		if t.Name() == c.Name {
+			tool = t
+			break
+		}
+	}
+	if tool == nil {
+		return nil, fmt.Sprintf("error: there is no tool named %q. Available tools: %s.", c.Name, strings.Join(s.toolNames(), ", "))
+	}
+	args := strings.TrimSpace(c.Arguments)
+	if args == "" {
+		return tool, ""
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(args), &obj); err != nil {
+		return nil, fmt.Sprintf("error: the arguments for %s are not a valid JSON object (%v). Send one JSON object that matches the tool's schema, e.g. %s", c.Name, err, exampleArgs(tool))
+	}
+	return tool, ""
+}
+
+func (s *Session) toolNames() []string {
+	names := make([]string, 0, len(s.opts.Tools))
+	for _, t := range s.opts.Tools {
+		names = append(names, t.Name())
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (s *Session) readOnly(name string) bool {
+	for _, t := range s.opts.Tools {
+		if t.Name() == name {
+			return t.Class() == tools.ReadOnly
+		}
+	}
+	return false
+}
+
+// toolDefs describes the tools to the model.
+func (s *Session) toolDefs() []llm.ToolDef {
+	defs := make([]llm.ToolDef, 0, len(s.opts.Tools))
+	for _, t := range s.opts.Tools {
+		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: t.Description(), Parameters: t.Schema()})
+	}
+	return defs
+}
+
+// exampleArgs lists a tool's parameter names as a JSON skeleton.
+func exampleArgs(t tools.Tool) string {
+	var schema struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	_ = json.Unmarshal(t.Schema(), &schema)
+	keys := make([]string, 0, len(schema.Properties))
+	for k := range schema.Properties {
+		keys = append(keys, fmt.Sprintf("%q: ...", k))
+	}
+	sort.Strings(keys)
+	return "{" + strings.Join(keys, ", ") + "}"
+}
+
+// toolMessages turns outcomes into tool-result messages in call order.
+func toolMessages(outs []outcome) []llm.Message {
+	msgs := make([]llm.Message, len(outs))
+	for i, o := range outs {
+		msgs[i] = llm.Message{Role: llm.RoleTool, ToolCallID: o.call.ID, Name: o.call.Name, Content: o.output}
+	}
+	return msgs
+}
+
+// capOutput keeps the head and tail of long tool output, saying what was cut.
+func capOutput(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	head := max * 3 / 4
+	tail := max - head
+	cut := len(s) - head - tail
+	note := fmt.Sprintf("\n\n[... %d bytes (%d lines) cut by keel; narrow the request to see them ...]\n\n", cut, strings.Count(s[head:len(s)-tail], "\n"))
+	return s[:head] + note + s[len(s)-tail:]
+}

@@ -1,0 +1,133 @@
+package agent
+
+import (
+	"time"
+
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+// Event is something the agent reports to the UI or the headless runner.
+// Deltas may be coalesced; every other event is delivered exactly once.
+type Event interface{ event() }
+
+// StateChanged reports a transition of the agent's state.
+type StateChanged struct {
+	From, To State
+	Detail   string // e.g. "rate limited, retrying in 12 s" or the stop reason
+	At       time.Time
+}
+
+// TextDelta is a piece of the assistant's answer as it streams.
+type TextDelta struct{ Text string }
+
+// ReasoningDelta is a piece of the model's reasoning as it streams.
+type ReasoningDelta struct{ Text string }
+
+// ToolCallStreaming reports a tool call taking shape while it streams.
+type ToolCallStreaming struct {
+	Index    int
+	Name     string
+	ArgBytes int // argument bytes received so far
+}
+
+// AnswerRestarted tells consumers to drop the partial answer of this round:
+// a provider fault interrupted it and the request is being retried.
+type AnswerRestarted struct{ Reason string }
+
+// ToolStarted reports a tool call about to run.
+type ToolStarted struct {
+	CallID, Name, Args string
+}
+
+// ToolFinished reports a tool call's outcome.
+type ToolFinished struct {
+	CallID, Name, Args string
+	Output             string // as sent to the model (capped)
+	IsError            bool
+	Denied             bool   // the permission gate refused it
+	DenyReason         string // why, when Denied
+	Diff               string
+	ExitCode           *int
+	Duration           time.Duration
+}
+
+// UsageUpdated reports token accounting after a round.
+type UsageUpdated struct {
+	Round, Task, Session llm.Usage
+	ContextTokens        int      // prompt tokens of the last request (or an estimate)
+	ContextWindow        int      // the provider's window, 0 when unknown
+	CostUSD              *float64 // session cost; nil when no price is configured
+	ToolCalls            int      // tool calls in this task so far
+	NextCheckpointIn     int      // tool calls until the next cadence checkpoint; 0 when off
+}
+
+// InterventionFired reports post-round discipline stepping in.
+type InterventionFired struct{ Intervention Intervention }
+
+// InterventionAnswered attaches the model's first text after a checkpoint to it.
+type InterventionAnswered struct {
+	Seq  int // Intervention.Seq of the checkpoint
+	Text string
+}
+
+// PlanChanged reports a new version of the plan.
+type PlanChanged struct{ Plan Plan }
+
+// RoundFinished reports the end of one LLM round.
+type RoundFinished struct {
+	Seq          int
+	FinishReason string
+	Usage        llm.Usage
+	FirstToken   time.Duration
+	Duration     time.Duration
+}
+
+// Retrying reports a provider fault that will be retried.
+type Retrying struct {
+	Provider string
+	Kind     string
+	Attempt  int
+	Wait     time.Duration
+	Err      string
+}
+
+// Notice is a one-line message for the user that changes nothing, such as
+// a datalog write that failed and will be retried.
+type Notice struct{ Text string }
+
+// TaskStopped is the last event of a task.
+type TaskStopped struct {
+	Reason  StopReason
+	Message string // one sentence on where the task stands
+	Result  string // the final answer text
+	Err     error  // set for provider_error
+	Summary TaskSummary
+}
+
+// TaskSummary is a finished task's figures, as headless JSON reports them.
+type TaskSummary struct {
+	Turns         int
+	ToolCalls     int
+	Usage         llm.Usage
+	CostUSD       *float64
+	Duration      time.Duration
+	Interventions []Intervention
+	Denials       []Denial
+	Plan          *Plan
+}
+
+func (StateChanged) event()         {}
+func (TextDelta) event()            {}
+func (ReasoningDelta) event()       {}
+func (ToolCallStreaming) event()    {}
+func (AnswerRestarted) event()      {}
+func (ToolStarted) event()          {}
+func (ToolFinished) event()         {}
+func (UsageUpdated) event()         {}
+func (InterventionFired) event()    {}
+func (InterventionAnswered) event() {}
+func (PlanChanged) event()          {}
+func (RoundFinished) event()        {}
+func (Retrying) event()             {}
+func (Notice) event()               {}
+func (TaskStopped) event()          {}

@@ -1,0 +1,37 @@
+package agent
+
+import "context"
+
+// PermissionRequest is a tool call the permission policy wants a person to
+// approve.
+type PermissionRequest struct {
+	CallID      string
+	Tool        string
+	Args        string // the raw JSON arguments
+	Summary     string // the key argument: the full command, or the path
+	Reason      string // why it asks (e.g. "destructive command", "outside the workspace")
+	Grant       string // what "allow for this session" would cover
+	Destructive bool
+}
+
+// PermissionReply is a person's (or a policy's) answer.
+type PermissionReply struct {
+	Allow      bool
+	ForSession bool   // remember the grant for the rest of the session
+	Reason     string // a denial's reason, sent to the model
+}
+
+// Gate answers permission requests. The TUI implements it with a dialog
+// (never blocking its own goroutine); headless mode answers from policy.
+type Gate interface {
+	Ask(ctx context.Context, req PermissionRequest) (PermissionReply, error)
+}
+
+// DenyGate refuses every request: headless mode without --yolo, where only
+// config rules and --allow flags let side effects through.
+type DenyGate struct{}
+
+// Ask refuses, saying how to allow the call next time.
+func (DenyGate) Ask(_ context.Context, req PermissionRequest) (PermissionReply, error) {
+	return PermissionReply{Reason: "denied in headless mode: allow it with --allow " + req.Tool + " or a [permissions] allow rule"}, nil
+}

@@ -1,0 +1,106 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Output formats of headless mode.
+const (
+	FormatText       = "text"
+	FormatJSON       = "json"
+	FormatStreamJSON = "stream-json"
+)
+
+// Headless runs one task without a UI and writes its output.
+type Headless struct {
+	Format string
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// Run submits prompt, consumes the session's events until the task stops,
+// and writes the result in the chosen format. Cancelling ctx cancels the task.
+func (h Headless) Run(ctx context.Context, s *Session, prompt string) (TaskStopped, error) {
+	if err := s.Submit(ctx, prompt); err != nil {
+		return TaskStopped{}, err
+	}
+	enc := json.NewEncoder(h.Stdout)
+	for ev := range s.Events() {
+		switch h.Format {
+		case FormatStreamJSON:
+			if line := streamLine(ev); line != nil {
+				_ = enc.Encode(line)
+			}
+		case FormatText:
+			h.progress(ev)
+		}
+		if stopped, ok := ev.(TaskStopped); ok {
+			return stopped, h.finish(enc, s, stopped)
+		}
+	}
+	return TaskStopped{}, fmt.Errorf("the agent's event stream closed before the task ended")
+}
+
+func (h Headless) finish(enc *json.Encoder, s *Session, st TaskStopped) error {
+	switch h.Format {
+	case FormatJSON, FormatStreamJSON:
+		res := NewResult(s.ID(), st)
+		if h.Format == FormatStreamJSON {
+			res.Type = "result"
+		}
+		return enc.Encode(res)
+	default:
+		if st.Result != "" {
+			_, err := fmt.Fprintln(h.Stdout, strings.TrimRight(st.Result, "\n"))
+			return err
+		}
+		return nil
+	}
+}
+
+// progress writes one line per notable event to stderr (text format).
+func (h Headless) progress(ev Event) {
+	var line string
+	switch e := ev.(type) {
+	case ToolFinished:
+		line = fmt.Sprintf("%s %s %s (%s)", toolMark(e), e.Name, abbreviate(e.Args, 80), e.Duration.Round(1e6))
+	case InterventionFired:
+		line = fmt.Sprintf("◆ %s: %s", e.Intervention.Kind, e.Intervention.Why)
+	case Retrying:
+		line = "↻ " + retryDetail(e)
+	case Notice:
+		line = "! " + e.Text
+	case TaskStopped:
+		if e.Reason != StopCompleted {
+			line = fmt.Sprintf("■ %s: %s", e.Reason, e.Message)
+		}
+	}
+	if line != "" {
+		fmt.Fprintln(h.Stderr, line)
+	}
+}
+
+func toolMark(e ToolFinished) string {
+	switch {
+	case e.Denied:
+		return "⊘"
+	case e.IsError:
+		return "✗"
+	default:
+		return "✓"
+	}
+}
+
+// abbreviate shortens s to n runes on one line.
+func abbreviate(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,157 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/keel-dev/keel/discipline"
+)
+
+// Asker puts a guard's question to the user: keel stopped a loop, continue,
+// stop, or give guidance. The TUI implements it; headless has none, so the
+// question becomes a halt.
+type Asker interface {
+	AskGuard(ctx context.Context, in Intervention) (GuardAnswer, error)
+}
+
+// GuardAnswer is the user's answer to a guard's question.
+type GuardAnswer struct {
+	Continue bool
+	Guidance string // sent to the model with the guard's message
+}
+
+// observe applies post-round discipline: it records and shows every
+// intervention, queues the merged message, and keeps the decision for
+// applyDecision.
+func (t *task) observe(outs []outcome, endedTurn bool) []Intervention {
+	s := t.s
+	sum := t.roundSummary(outs, endedTurn)
+	s.mu.Lock()
+	pol := s.opts.Discipline
+	s.mu.Unlock()
+	ins, st := discipline.AfterRound(sum, pol, t.discipline)
+	t.discipline = st
+	d := discipline.Decide(ins)
+	t.decision = d
+	fired := make([]Intervention, 0, len(d.Shown))
+	for _, in := range d.Shown {
+		fired = append(fired, t.fire(in))
+	}
+	if d.Halt == nil && d.Ask == nil && d.Inject != "" {
+		t.pending = append(t.pending, d.Inject)
+	}
+	return fired
+}
+
+// fire turns a discipline finding into the agent's Intervention, numbers
+// it, and shows it.
+func (t *task) fire(in discipline.Intervention) Intervention {
+	s := t.s
+	s.mu.Lock()
+	s.interSeq++
+	seq := s.interSeq
+	s.mu.Unlock()
+	msg := in.Message
+	if in.Action != discipline.Inject {
+		msg = ""
+	}
+	out := Intervention{Seq: seq, Kind: string(in.Kind), AtToolCall: in.AtToolCall, Why: in.Why, Message: msg, Action: string(in.Action), Figures: in.Figures}
+	if in.Kind == discipline.KindReflection {
+		t.awaiting = append(t.awaiting, seq)
+		s.setState(StateReflecting, in.Why)
+	}
+	t.Interventions = append(t.Interventions, out)
+	s.out.send(InterventionFired{Intervention: out})
+	return out
+}
+
+// applyDecision acts on the round's decision: plan failures become
+// replanning messages, a halt stops the task, a question goes to the user.
+func (t *task) applyDecision(ctx context.Context) (stop, bool) {
+	if st, ok := t.replanMessages(); ok {
+		return st, true
+	}
+	d := t.decision
+	t.decision = discipline.Decision{}
+	if d.Halt != nil {
+		return t.haltStop(*d.Halt), true
+	}
+	if d.Ask == nil {
+		return stop{}, false
+	}
+	asker := t.s.opts.Asker
+	if asker == nil {
+		return t.haltStop(*d.Ask), true
+	}
+	ans, err := asker.AskGuard(ctx, t.lastFired(d.Ask))
+	if err != nil || !ans.Continue {
+		if ctx.Err() != nil {
+			return stop{reason: StopCancelled, message: "cancelled at a guard's question"}, true
+		}
+		return t.haltStop(*d.Ask), true
+	}
+	msg := d.Ask.Message
+	if ans.Guidance != "" {
+		msg += "\n\nThe user's guidance: " + ans.Guidance
+	}
+	t.pending = append(t.pending, msg)
+	return stop{}, false
+}
+
+func (t *task) haltStop(in discipline.Intervention) stop {
+	reason := StopReason(in.StopReason)
+	if reason == "" {
+		reason = StopLoopDetected
+	}
+	return stop{reason: reason, message: fmt.Sprintf("keel stopped the task: %s", in.Why)}
+}
+
+// lastFired finds the agent's record of a discipline intervention.
+func (t *task) lastFired(in *discipline.Intervention) Intervention {
+	for i := len(t.Interventions) - 1; i >= 0; i-- {
+		if t.Interventions[i].Kind == string(in.Kind) {
+			return t.Interventions[i]
+		}
+	}
+	return Intervention{Kind: string(in.Kind), Why: in.Why, Message: in.Message}
+}
+
+// answerInterventions attaches the model's first text after a checkpoint
+// to the checkpoint.
+func (t *task) answerInterventions(text string) {
+	if text == "" || len(t.awaiting) == 0 {
+		return
+	}
+	for _, seq := range t.awaiting {
+		for i := range t.Interventions {
+			if t.Interventions[i].Seq == seq {
+				t.Interventions[i].Reply = text
+			}
+		}
+		t.s.opts.Recorder.reply(seq, text)
+		t.s.out.send(InterventionAnswered{Seq: seq, Text: text})
+	}
+	t.awaiting = nil
+}
+
+// nextCheckpointIn is the number of tool calls until the next cadence
+// checkpoint, or 0 when checkpoints are off.
+func (t *task) nextCheckpointIn() int {
+	t.s.mu.Lock()
+	cadence := t.s.opts.Discipline.ReflectionCadence
+	t.s.mu.Unlock()
+	if cadence <= 0 {
+		return 0
+	}
+	return max(cadence-(t.toolCalls-t.discipline.LastReflectionAt()), 0)
+}
+
+// commandOf extracts run_command's command line from its arguments.
+func commandOf(args string) string {
+	var a struct {
+		Command string `json:"command"`
+	}
+	_ = json.Unmarshal([]byte(args), &a)
+	return a.Command
+}

@@ -1,0 +1,93 @@
+package agent
+
+import (
+	"time"
+
+	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/discipline"
+	"github.com/keel-dev/keel/tools"
+)
+
+// Options configure a Session. Only cmd/keel fills them from config.
+type Options struct {
+	Provider        Provider
+	ProviderName    string
+	Model           string
+	ContextWindow   int // tokens; 0 disables compaction
+	MaxOutputTokens int
+	Prices          *Prices // nil: cost unknown
+
+	Tools       []tools.Tool
+	Permissions Permissions // nil: everything allowed (tests)
+	Gate        Gate        // nil: DenyGate
+	Asker       Asker       // nil: a guard's question halts (headless)
+	Yolo        bool
+
+	Discipline    discipline.Policy
+	Limits        Limits
+	MaxBacktracks int // failed plans per task before plan_failed (default 3)
+
+	SystemPrompt string // built by SystemPrompt(); re-sent each round
+	Recorder     *Recorder
+	SessionID    string
+	Now          func() time.Time
+	EventBuffer  int
+
+	// A resumed session's state.
+	History  []llm.Message
+	Plan     *Plan
+	TaskSeq  int
+	RoundSeq int
+}
+
+// Limits bound one user task. Zero disables each, except where noted.
+type Limits struct {
+	MaxTurns       int     // LLM rounds per task
+	MaxToolCalls   int     // tool calls per task
+	TokenBudget    int     // input+output tokens per task
+	CompactAt      float64 // fraction of the context window that triggers compaction (default 0.8)
+	MaxCompactions int     // per task (default 3)
+	ToolOutputCap  int     // bytes of tool output sent to the model (default 64 KiB)
+	KeepRounds     int     // rounds kept verbatim by compaction (default 4)
+}
+
+// Prices are a provider's prices per million tokens.
+type Prices struct {
+	InputPerMTok, OutputPerMTok float64
+}
+
+// Cost returns the price of u in dollars.
+func (p *Prices) Cost(u llm.Usage) float64 {
+	if p == nil {
+		return 0
+	}
+	return (float64(u.PromptTokens)*p.InputPerMTok + float64(u.CompletionTokens)*p.OutputPerMTok) / 1e6
+}
+
+func (o Options) withDefaults() Options {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.EventBuffer <= 0 {
+		o.EventBuffer = 256
+	}
+	if o.Gate == nil {
+		o.Gate = DenyGate{}
+	}
+	if o.Limits.CompactAt <= 0 || o.Limits.CompactAt > 1 {
+		o.Limits.CompactAt = 0.8
+	}
+	if o.Limits.MaxCompactions == 0 {
+		o.Limits.MaxCompactions = 3
+	}
+	if o.Limits.ToolOutputCap <= 0 {
+		o.Limits.ToolOutputCap = 64 << 10
+	}
+	if o.MaxBacktracks == 0 {
+		o.MaxBacktracks = 3
+	}
+	if o.Limits.KeepRounds <= 0 {
+		o.Limits.KeepRounds = 4
+	}
+	return o
+}

@@ -1,0 +1,103 @@
+package agent
+
+import "sync"
+
+// outbox is the buffered channel the agent owns and consumers drain. Text
+// and reasoning deltas are sent without blocking: when the channel is full
+// they are merged into a pending delta that goes out before the next event,
+// so a slow consumer sees fewer, larger deltas and the agent never waits on
+// rendering. Every other event is sent blocking, so it is never dropped,
+// unless the outbox is closed (nobody will read again).
+type outbox struct {
+	ch     chan Event
+	done   chan struct{}
+	mu     sync.Mutex // serialises producers so pending deltas keep their order
+	text   string
+	reason string
+	once   sync.Once
+}
+
+func newOutbox(size int) *outbox {
+	return &outbox{ch: make(chan Event, size), done: make(chan struct{})}
+}
+
+// delta offers a text or reasoning delta without blocking.
+func (o *outbox) delta(ev Event) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	switch d := ev.(type) {
+	case TextDelta:
+		o.text += d.Text
+	case ReasoningDelta:
+		o.reason += d.Text
+	default:
+		o.trySend(ev)
+		return
+	}
+	o.flushPending(false)
+}
+
+// send delivers ev after any pending deltas, blocking until there is room.
+func (o *outbox) send(ev Event) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.flushPending(true) {
+		return
+	}
+	o.put(ev)
+}
+
+// flushPending sends pending deltas; with block false it gives up (keeping
+// them pending) when the channel is full. It reports false when closed.
+func (o *outbox) flushPending(block bool) bool {
+	if o.reason != "" {
+		if !o.offer(ReasoningDelta{Text: o.reason}, block) {
+			return o.open()
+		}
+		o.reason = ""
+	}
+	if o.text != "" {
+		if !o.offer(TextDelta{Text: o.text}, block) {
+			return o.open()
+		}
+		o.text = ""
+	}
+	return true
+}
+
+func (o *outbox) offer(ev Event, block bool) bool {
+	if block {
+		return o.put(ev)
+	}
+	return o.trySend(ev)
+}
+
+func (o *outbox) trySend(ev Event) bool {
+	select {
+	case o.ch <- ev:
+		return true
+	default:
+		return false
+	}
+}
+
+func (o *outbox) put(ev Event) bool {
+	select {
+	case o.ch <- ev:
+		return true
+	case <-o.done:
+		return false
+	}
+}
+
+func (o *outbox) open() bool {
+	select {
+	case <-o.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// close stops blocking sends; events sent afterwards are discarded.
+func (o *outbox) close() { o.once.Do(func() { close(o.done) }) }

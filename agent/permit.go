@@ -1,0 +1,95 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/keel-dev/keel/tools"
+)
+
+// Permissions decides whether a tool call may run (tools.Policy).
+type Permissions interface {
+	Decide(tool string, args json.RawMessage) tools.Decision
+	Grant(g tools.Grant)
+}
+
+// permit asks the policy, and the gate when the policy says ask. A denied
+// call gets a result telling the model why; it reports whether to run.
+func (t *task) permit(ctx context.Context, o *outcome) bool {
+	s := t.s
+	if s.opts.Permissions == nil {
+		o.decision, o.decidedBy = "allow", "policy"
+		return true
+	}
+	d := s.opts.Permissions.Decide(o.call.Name, json.RawMessage(o.call.Arguments))
+	switch d.Verdict {
+	case tools.Allow:
+		o.decision, o.decidedBy = "allow", decidedBy(s.readOnly(o.call.Name), s.opts.Yolo)
+		return true
+	case tools.Deny:
+		t.deny(o, "policy", d.Reason)
+		return false
+	}
+	reply, err := s.opts.Gate.Ask(ctx, PermissionRequest{
+		CallID: o.call.ID, Tool: o.call.Name, Args: o.call.Arguments, Summary: keyArgument(o.call.Arguments),
+		Reason: d.Reason, Grant: d.Grant.Description, Destructive: d.Destructive,
+	})
+	if err != nil || !reply.Allow {
+		if ctx.Err() != nil {
+			o.setCancelled()
+			return false
+		}
+		t.deny(o, "user", reply.Reason)
+		return false
+	}
+	if reply.ForSession {
+		s.opts.Permissions.Grant(d.Grant)
+	}
+	o.decision, o.decidedBy = "allow", "user"
+	return true
+}
+
+// deny records a refusal and gives the model the reason.
+func (t *task) deny(o *outcome, by, reason string) {
+	if reason == "" {
+		reason = "the user denied this call"
+	}
+	o.denied = true
+	o.decision, o.decidedBy = "deny", by
+	o.result.IsError = true
+	o.result.Output = "permission denied: " + reason
+	o.output = o.result.Output
+	t.s.mu.Lock()
+	t.Denials = append(t.Denials, Denial{Tool: o.call.Name, Reason: reason})
+	t.s.mu.Unlock()
+}
+
+// decidedBy names who allowed a call the policy let through: read-only
+// tools run by policy, the rest by --yolo or by a rule or session grant.
+func decidedBy(readOnly, yolo bool) string {
+	switch {
+	case readOnly:
+		return "policy"
+	case yolo:
+		return "yolo"
+	}
+	return "rule"
+}
+
+// keyArgument is the argument a person needs to judge a call: the
+// command, else the path.
+func keyArgument(args string) string {
+	var a struct {
+		Command string `json:"command"`
+		Path    string `json:"path"`
+		Pattern string `json:"pattern"`
+	}
+	_ = json.Unmarshal([]byte(args), &a)
+	switch {
+	case a.Command != "":
+		return a.Command
+	case a.Path != "":
+		return a.Path
+	}
+	return a.Pattern
+}

@@ -1,0 +1,151 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/keel-dev/keel/discipline"
+	"github.com/keel-dev/keel/tools"
+)
+
+// planSink receives update_plan calls for a session.
+type planSink struct{ s *Session }
+
+var _ tools.PlanSink = planSink{}
+
+// PlanSink returns the session's receiver for update_plan; cmd/keel hands
+// it to tools.New.
+func (s *Session) PlanSink() tools.PlanSink { return planSink{s} }
+
+// LatePlanSink lets the tools be made before the session that keeps the
+// plan: the tools hold it, and Bind points it at the session.
+type LatePlanSink struct{ s *Session }
+
+// Bind points the sink at s.
+func (l *LatePlanSink) Bind(s *Session) { l.s = s }
+
+// UpdatePlan forwards to the bound session.
+func (l *LatePlanSink) UpdatePlan(ctx context.Context, p tools.PlanUpdate) (string, error) {
+	if l.s == nil {
+		return "", fmt.Errorf("update_plan arrived before the session existed")
+	}
+	return planSink{l.s}.UpdatePlan(ctx, p)
+}
+
+// UpdatePlan replaces the plan's steps. A step newly marked failed
+// supersedes the plan: the attempt goes up and the next request carries a
+// replanning message. When every step is done the plan is completed.
+func (ps planSink) UpdatePlan(_ context.Context, u tools.PlanUpdate) (string, error) {
+	s := ps.s
+	s.mu.Lock()
+	prev := s.plan.clone()
+	next := mergePlan(prev, u, s.now())
+	failed := newlyFailed(prev, next)
+	reply := fmt.Sprintf("plan updated: %d steps, %s", len(next.Steps), countLine(next))
+	if failed != nil && next.Status == PlanActive {
+		next.Status = PlanSuperseded
+		s.planEvents = append(s.planEvents, planFailure{step: *failed, attempt: next.Attempt})
+		reply += fmt.Sprintf("; step %q failed, so this plan is superseded (attempt %d): make a new plan with a different approach", failed.Title, next.Attempt)
+	}
+	s.plan = next
+	snap := next.clone()
+	s.mu.Unlock()
+	s.opts.Recorder.plan(snap)
+	s.setState(StatePlanning, "")
+	s.out.send(PlanChanged{Plan: *snap})
+	return reply, nil
+}
+
+// planFailure is a failed step waiting to be turned into a replanning message.
+type planFailure struct {
+	step    Step
+	attempt int
+}
+
+// mergePlan builds the next plan from an update. A plan that is no longer
+// active (completed, failed, superseded) is replaced by a new attempt.
+func mergePlan(prev *Plan, u tools.PlanUpdate, now time.Time) *Plan {
+	next := &Plan{Goal: u.Goal, Strategy: u.Strategy, Status: PlanActive, Updated: now}
+	if prev != nil {
+		next.Attempt = prev.Attempt
+		if prev.Status == PlanSuperseded || prev.Status == PlanFailed {
+			next.Attempt = prev.Attempt + 1
+		}
+		if next.Goal == "" {
+			next.Goal = prev.Goal
+		}
+		if next.Strategy == "" && prev.Status == PlanActive {
+			next.Strategy = prev.Strategy
+		}
+	}
+	for _, st := range u.Steps {
+		next.Steps = append(next.Steps, Step{Title: st.Title, Status: st.Status, Note: st.Note})
+	}
+	if allDone(next.Steps) {
+		next.Status = PlanCompleted
+	}
+	return next
+}
+
+func allDone(steps []Step) bool {
+	if len(steps) == 0 {
+		return false
+	}
+	for _, st := range steps {
+		if st.Status != StepCompleted && st.Status != StepSkipped {
+			return false
+		}
+	}
+	return true
+}
+
+// newlyFailed returns the first step failed in next that was not failed
+// (under the same title) in prev.
+func newlyFailed(prev, next *Plan) *Step {
+	was := map[string]bool{}
+	if prev != nil && prev.Status == PlanActive {
+		for _, st := range prev.Steps {
+			if st.Status == StepFailed {
+				was[st.Title] = true
+			}
+		}
+	}
+	for i, st := range next.Steps {
+		if st.Status == StepFailed && !was[st.Title] {
+			return &next.Steps[i]
+		}
+	}
+	return nil
+}
+
+func countLine(p *Plan) string {
+	c := p.Counts()
+	parts := []string{}
+	for _, k := range []string{StepCompleted, StepActive, StepPending, StepFailed, StepSkipped} {
+		if c[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c[k], k))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// replanMessages turns failed plans into replanning messages, and stops
+// the task with plan_failed when the attempts are used up.
+func (t *task) replanMessages() (stop, bool) {
+	s := t.s
+	s.mu.Lock()
+	events := s.planEvents
+	s.planEvents = nil
+	s.mu.Unlock()
+	for _, ev := range events {
+		t.failedPlans = append(t.failedPlans, ev.step.Title+": "+ev.step.Note)
+		if max := s.opts.MaxBacktracks; max > 0 && len(t.failedPlans) >= max {
+			return stop{reason: StopPlanFailed, message: fmt.Sprintf("%d plans failed: %s", len(t.failedPlans), strings.Join(t.failedPlans, "; "))}, true
+		}
+		s.setState(StateReplanning, fmt.Sprintf("attempt %d", ev.attempt+1))
+		t.pending = append(t.pending, discipline.ReplanMessage(ev.step.Title, ev.step.Note, t.failedPlans, ev.attempt+1))
+	}
+	return stop{}, false
+}

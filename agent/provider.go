@@ -1,0 +1,27 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+// RetryingProvider streams from the first client and falls back to the
+// next ones, retrying as Retrier says. Each client carries its own model.
+type RetryingProvider struct {
+	Retrier llm.Retrier
+	Clients []*llm.Client
+}
+
+var _ Provider = (*RetryingProvider)(nil)
+
+// Stream implements Provider.
+func (p *RetryingProvider) Stream(ctx context.Context, req llm.Request, onDelta func(llm.Delta), onRetry func(Retrying)) (llm.Response, error) {
+	r := p.Retrier
+	r.OnRetry = func(i llm.RetryInfo) {
+		if onRetry != nil {
+			onRetry(Retrying{Provider: i.Provider, Kind: i.Kind.String(), Attempt: i.Attempt, Wait: i.Wait, Err: i.String()})
+		}
+	}
+	return r.Stream(ctx, p.Clients, req, onDelta)
+}

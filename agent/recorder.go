@@ -1,0 +1,199 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+// Recorder writes a session to the datalog: one committed record per
+// round, written before the next request leaves. A nil *Recorder records
+// nothing. Write failures are reported once as a Notice and retried by
+// the datalog with the next write; the task carries on.
+type Recorder struct {
+	db        *datalog.DB
+	sessionID string
+	notify    func(string)
+
+	mu          sync.Mutex
+	transitions []datalog.StateTransition
+	plans       []datalog.PlanSnapshot
+	written     int            // history entries already stored
+	reset       bool           // the history was replaced (compaction) since the last write
+	interAt     map[int][2]int // intervention seq -> (round, index)
+	failing     bool           // a write failure was reported and none has succeeded since
+}
+
+// NewRecorder records into db under sessionID (from db.StartSession).
+// A resumed session passes the number of history entries already stored;
+// rewrite makes the first round store the whole history again (a resumed
+// history that keel had to repair).
+func NewRecorder(db *datalog.DB, sessionID string, alreadyStored int, rewrite bool) *Recorder {
+	r := &Recorder{db: db, sessionID: sessionID, written: alreadyStored, interAt: make(map[int][2]int)}
+	if rewrite {
+		r.written, r.reset = 0, true
+	}
+	return r
+}
+
+// bind routes write failures to the session's notices.
+func (r *Recorder) bind(notify func(string)) {
+	if r != nil {
+		r.notify = notify
+	}
+}
+
+func (r *Recorder) transition(ev StateChanged) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.transitions = append(r.transitions, datalog.StateTransition{From: string(ev.From), To: string(ev.To), Detail: ev.Detail, At: ev.At})
+}
+
+func (r *Recorder) plan(p *Plan) {
+	if r == nil || p == nil {
+		return
+	}
+	data, _ := json.Marshal(p)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.plans = append(r.plans, datalog.PlanSnapshot{Attempt: p.Attempt, Status: p.Status, Plan: data, At: p.Updated})
+}
+
+func (r *Recorder) taskStarted(seq int, prompt string) {
+	if r == nil {
+		return
+	}
+	if seq == 1 {
+		r.report(r.db.SetFirstPrompt(context.Background(), r.sessionID, prompt))
+		return
+	}
+	r.report(r.db.ReopenSession(context.Background(), r.sessionID))
+}
+
+func (r *Recorder) retry(Retrying) {}
+
+// compacted notes that the history was replaced.
+func (r *Recorder) compacted(*task, int) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.reset = true
+	r.written = 0
+	r.mu.Unlock()
+}
+
+// round commits everything the round produced.
+func (r *Recorder) round(t *task, resp llm.Response, outs []outcome, fired []Intervention) {
+	if r == nil {
+		return
+	}
+	s := t.s
+	hist := s.History()
+	r.mu.Lock()
+	rec := datalog.RoundRecord{
+		Round:        t.roundRow(resp, s.opts.Prices),
+		Messages:     hist[min(r.written, len(hist)):],
+		HistoryReset: r.reset,
+		Transitions:  r.transitions,
+		Plans:        r.plans,
+	}
+	r.transitions, r.plans, r.reset = nil, nil, false
+	r.written = len(hist)
+	for i, in := range fired {
+		r.interAt[in.Seq] = [2]int{rec.Round.Seq, i}
+	}
+	r.mu.Unlock()
+	rec.ToolCalls, rec.FileChanges = toolRows(outs, t.seq)
+	rec.Interventions = interventionRows(fired)
+	r.report(r.db.WriteRound(context.Background(), rec))
+}
+
+// reply attaches the model's answer to a stored intervention.
+func (r *Recorder) reply(seq int, text string) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	at, ok := r.interAt[seq]
+	r.mu.Unlock()
+	if ok {
+		r.report(r.db.UpdateInterventionReply(context.Background(), r.sessionID, at[0], at[1], text))
+	}
+}
+
+func (r *Recorder) taskEnded(s *Session, st stop, _ TaskSummary) {
+	if r == nil {
+		return
+	}
+	s.mu.Lock()
+	u, cost, rounds, calls := s.usage, s.cost, s.roundSeq, s.toolTotal
+	s.mu.Unlock()
+	totals := datalog.Totals{Rounds: rounds, ToolCalls: calls, TokensIn: u.PromptTokens, TokensOut: u.CompletionTokens, TokensCached: u.CachedTokens, Cost: cost}
+	r.report(r.db.EndSession(context.Background(), r.sessionID, string(st.reason), totals))
+}
+
+// report shows a write failure once per outage; the datalog keeps the
+// records and retries them.
+func (r *Recorder) report(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err == nil {
+		r.failing = false
+		return
+	}
+	if r.failing || r.notify == nil {
+		return
+	}
+	r.failing = true
+	var we *datalog.WriteError
+	if !errors.As(err, &we) {
+		err = fmt.Errorf("datalog write failed: %w; keel carries on without it", err)
+	}
+	r.notify(err.Error())
+}
+
+// roundRow is the datalog row of the task's current round.
+func (t *task) roundRow(resp llm.Response, prices *Prices) datalog.Round {
+	return datalog.Round{
+		SessionID: t.s.opts.SessionID, Seq: t.s.currentRound(), TaskSeq: t.seq,
+		RequestMessages: t.reqMessages, RequestTokens: t.lastPrompt,
+		FirstToken: resp.FirstToken, Duration: resp.Duration, FinishReason: resp.FinishReason,
+		TokensIn: resp.Usage.PromptTokens, TokensOut: resp.Usage.CompletionTokens, TokensCached: resp.Usage.CachedTokens,
+		Cost: prices.Cost(resp.Usage), Retries: t.roundRetries, Started: t.roundStarted,
+	}
+}
+
+func toolRows(outs []outcome, taskSeq int) ([]datalog.ToolCall, []datalog.FileChange) {
+	calls := make([]datalog.ToolCall, 0, len(outs))
+	var changes []datalog.FileChange
+	for i, o := range outs {
+		calls = append(calls, datalog.ToolCall{
+			Index: i, CallID: o.call.ID, Name: o.call.Name, Arguments: o.call.Arguments,
+			Result: o.result.Output, ResultSize: len(o.result.Output), IsError: o.result.IsError,
+			Duration: o.duration, Permission: o.decision, DecidedBy: o.decidedBy,
+		})
+		for _, c := range o.result.Changes {
+			changes = append(changes, datalog.FileChange{TaskSeq: taskSeq, ToolCallID: o.call.ID, Path: c.Path,
+				Existed: c.Existed, Before: c.Before, After: c.After, Mode: c.Mode})
+		}
+	}
+	return calls, changes
+}
+
+func interventionRows(fired []Intervention) []datalog.Intervention {
+	rows := make([]datalog.Intervention, 0, len(fired))
+	for i, in := range fired {
+		figs, _ := json.Marshal(in.Figures)
+		rows = append(rows, datalog.Intervention{Index: i, Kind: in.Kind, AtToolCall: in.AtToolCall, Figures: figs, Message: in.Message})
+	}
+	return rows
+}

@@ -1,0 +1,126 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+// Provider streams one round from the model, retrying and falling back as
+// configured, and reports each retry through onRetry before it waits.
+type Provider interface {
+	Stream(ctx context.Context, req llm.Request, onDelta func(llm.Delta), onRetry func(Retrying)) (llm.Response, error)
+}
+
+// stream sends the current history and forwards deltas as events.
+func (t *task) stream(ctx context.Context) (llm.Response, error) {
+	s := t.s
+	req := llm.Request{
+		Messages:        s.requestMessages(),
+		Tools:           s.toolDefs(),
+		MaxOutputTokens: s.opts.MaxOutputTokens,
+	}
+	t.lastPrompt = s.estimateTokens()
+	t.reqMessages = len(req.Messages)
+	t.roundRetries = 0
+	t.roundStarted = s.now()
+	t.rounds++
+	s.mu.Lock()
+	s.roundSeq++
+	s.mu.Unlock()
+	resp, err := s.opts.Provider.Stream(ctx, req, s.forwardDelta, t.onRetry)
+	if err != nil {
+		return resp, err
+	}
+	t.account(resp)
+	return resp, nil
+}
+
+// forwardDelta turns a stream increment into an event without blocking.
+func (s *Session) forwardDelta(d llm.Delta) {
+	switch d.Kind {
+	case llm.DeltaText:
+		s.out.delta(TextDelta{Text: d.Text})
+	case llm.DeltaReasoning:
+		s.out.delta(ReasoningDelta{Text: d.Text})
+	case llm.DeltaToolCall:
+		s.out.delta(ToolCallStreaming{Index: d.ToolIndex, Name: d.ToolName, ArgBytes: len(d.Text)})
+	}
+}
+
+func (t *task) onRetry(r Retrying) {
+	t.roundRetries++
+	t.s.out.send(AnswerRestarted{Reason: r.Err})
+	t.s.out.send(r)
+	t.s.setState(StateRetrying, retryDetail(r))
+	t.s.opts.Recorder.retry(r)
+}
+
+// account adds a response's usage to the task and session totals and
+// reports them.
+func (t *task) account(resp llm.Response) {
+	s := t.s
+	u := resp.Usage
+	if !resp.UsageKnown {
+		u = llm.Usage{PromptTokens: t.lastPrompt, CompletionTokens: (len(resp.Content) + len(resp.Reasoning) + toolCallBytes(resp.ToolCalls)) / 4}
+	} else {
+		t.lastPrompt = u.PromptTokens
+	}
+	t.usage = t.usage.Add(u)
+	s.mu.Lock()
+	s.usage = s.usage.Add(u)
+	s.cost += s.opts.Prices.Cost(u)
+	total := s.usage
+	cost := s.costPtr()
+	s.mu.Unlock()
+	s.out.send(RoundFinished{Seq: s.currentRound(), FinishReason: resp.FinishReason, Usage: u, FirstToken: resp.FirstToken, Duration: resp.Duration})
+	s.out.send(UsageUpdated{Round: u, Task: t.usage, Session: total, ContextTokens: t.lastPrompt, ContextWindow: s.opts.ContextWindow, CostUSD: cost, ToolCalls: t.toolCalls, NextCheckpointIn: t.nextCheckpointIn()})
+}
+
+// costPtr returns the session cost, or nil when no price is configured.
+// The caller holds s.mu.
+func (s *Session) costPtr() *float64 {
+	if s.opts.Prices == nil {
+		return nil
+	}
+	c := s.cost
+	return &c
+}
+
+func (s *Session) currentRound() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.roundSeq
+}
+
+func toolCallBytes(calls []llm.ToolCall) int {
+	n := 0
+	for _, c := range calls {
+		n += len(c.Name) + len(c.Arguments)
+	}
+	return n
+}
+
+// requestMessages is the system prompt followed by the history. The
+// slice is new each round, but its elements are shared, not copied.
+func (s *Session) requestMessages() []llm.Message {
+	hist := s.snapshotHistory()
+	msgs := make([]llm.Message, 0, len(hist)+1)
+	if s.opts.SystemPrompt != "" {
+		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.opts.SystemPrompt})
+	}
+	return append(msgs, hist...)
+}
+
+// estimateTokens estimates the next request's prompt tokens at 4 bytes a
+// token over the system prompt and history.
+func (s *Session) estimateTokens() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.opts.SystemPrompt)
+	for i := range s.history {
+		m := &s.history[i]
+		n += len(m.Content) + toolCallBytes(m.ToolCalls) + 8
+	}
+	return n / 4
+}

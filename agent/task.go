@@ -1,0 +1,203 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/discipline"
+)
+
+// task is one user prompt being worked on: the counters its limits and
+// discipline look at. It lives on the task goroutine only.
+type task struct {
+	s             *Session
+	seq           int
+	prompt        string
+	started       time.Time
+	rounds        int
+	toolCalls     int
+	usage         llm.Usage
+	discipline    discipline.State
+	pending       []string // messages injected before the next request
+	compactions   int
+	ctxRetries    int
+	continued     bool // the one "continue" after finish_reason length was used
+	result        string
+	lastPrompt    int                 // prompt tokens of the last request
+	reqMessages   int                 // messages in the current round's request
+	roundRetries  int                 // provider retries in the current round
+	roundStarted  time.Time           // when the current round's request left
+	compacted     bool                // a compaction happened since the last round summary
+	awaiting      []int               // seqs of checkpoints waiting for the model's answer
+	failedPlans   []string            // failed steps of this task's superseded plans
+	decision      discipline.Decision // the last round's, until applied
+	Interventions []Intervention
+	Denials       []Denial
+}
+
+// Denial is a tool call the permission gate refused.
+type Denial struct {
+	Tool   string `json:"tool"`
+	Reason string `json:"reason"`
+}
+
+// stop is how a task ends: a reason, a one-sentence message and, for
+// provider errors, the error.
+type stop struct {
+	reason  StopReason
+	message string
+	err     error
+}
+
+func (s *Session) runTask(ctx context.Context, seq int, prompt string) {
+	t := &task{s: s, seq: seq, prompt: prompt, started: s.now()}
+	s.mu.Lock()
+	t.discipline = discipline.NewTask(s.taskDiscipline)
+	s.mu.Unlock()
+	s.opts.Recorder.taskStarted(seq, prompt)
+	st := t.run(ctx)
+	s.finishTask(t, st)
+}
+
+// run is the loop: request, stream, act, observe, until a stop.
+func (t *task) run(ctx context.Context) stop {
+	t.s.appendHistory(llm.Message{Role: llm.RoleUser, Content: t.prompt})
+	for {
+		if st, ok := t.checkLimits(); ok {
+			return st
+		}
+		if st, ok := t.compactIfNeeded(ctx, false); ok {
+			return st
+		}
+		resp, st, ok := t.round(ctx)
+		if ok {
+			return st
+		}
+		if st, ok := t.afterResponse(ctx, resp); ok {
+			return st
+		}
+	}
+}
+
+// round sends one request and streams the response, handling context
+// overflow by compacting and retrying.
+func (t *task) round(ctx context.Context) (llm.Response, stop, bool) {
+	for {
+		t.flushPending()
+		t.s.setState(StateThinking, "")
+		resp, err := t.stream(ctx)
+		if err == nil {
+			return resp, stop{}, false
+		}
+		if ctx.Err() != nil {
+			t.keepPartial(resp)
+			return resp, stop{reason: StopCancelled, message: "cancelled while the model was answering"}, true
+		}
+		var le *llm.Error
+		if errors.As(err, &le) && le.Kind == llm.KindContextLength && t.ctxRetries < 2 {
+			t.ctxRetries++
+			if st, ok := t.compactIfNeeded(ctx, true); ok {
+				return resp, st, true
+			}
+			continue
+		}
+		if errors.As(err, &le) && le.Kind == llm.KindContextLength {
+			return resp, stop{reason: StopContextOverflow, message: "the conversation no longer fits the model's context window, even after compacting", err: err}, true
+		}
+		return resp, stop{reason: StopProviderError, message: err.Error(), err: err}, true
+	}
+}
+
+// afterResponse records the answer and either ends the task, or runs the
+// tools it asked for and applies discipline.
+func (t *task) afterResponse(ctx context.Context, resp llm.Response) (stop, bool) {
+	t.s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: resp.Content, Reasoning: resp.Reasoning, ToolCalls: resp.ToolCalls})
+	t.answerInterventions(resp.Content)
+	if len(resp.ToolCalls) == 0 {
+		return t.endOfTurn(ctx, resp)
+	}
+	t.s.setState(StateActing, "")
+	outcomes := t.runTools(ctx, resp.ToolCalls)
+	if ctx.Err() != nil {
+		t.s.opts.Recorder.round(t, resp, outcomes, nil)
+		return stop{reason: StopCancelled, message: "cancelled while tools were running"}, true
+	}
+	t.s.setState(StateObserving, "")
+	fired := t.observe(outcomes, false)
+	t.s.opts.Recorder.round(t, resp, outcomes, fired)
+	return t.applyDecision(ctx)
+}
+
+// endOfTurn handles an answer without tool calls: a length cut gets one
+// continuation; discipline may send the model back to work; else done.
+func (t *task) endOfTurn(ctx context.Context, resp llm.Response) (stop, bool) {
+	t.result = resp.Content
+	if resp.FinishReason == "length" {
+		t.s.opts.Recorder.round(t, resp, nil, nil)
+		if t.continued {
+			return stop{reason: StopCompleted, message: "the answer was cut at the output limit twice; it is shown as far as it got"}, true
+		}
+		t.continued = true
+		t.pending = append(t.pending, "Your answer was cut off at the output limit. Continue exactly where you stopped.")
+		return stop{}, false
+	}
+	t.s.setState(StateObserving, "")
+	fired := t.observe(nil, true)
+	t.s.opts.Recorder.round(t, resp, nil, fired)
+	if st, ok := t.applyDecision(ctx); ok {
+		return st, true
+	}
+	if len(t.pending) > 0 {
+		return stop{}, false
+	}
+	return stop{reason: StopCompleted, message: "completed"}, true
+}
+
+// checkLimits stops the task before a request that would pass a limit.
+func (t *task) checkLimits() (stop, bool) {
+	l := t.s.opts.Limits
+	switch {
+	case l.MaxTurns > 0 && t.rounds >= l.MaxTurns:
+		return stop{reason: StopMaxTurns, message: fmt.Sprintf("stopped after %d LLM rounds (max_turns); %s", t.rounds, t.whereItStands())}, true
+	case l.MaxToolCalls > 0 && t.toolCalls >= l.MaxToolCalls:
+		return stop{reason: StopMaxToolCalls, message: fmt.Sprintf("stopped after %d tool calls (max_tool_calls); %s", t.toolCalls, t.whereItStands())}, true
+	case l.TokenBudget > 0 && t.usage.PromptTokens+t.usage.CompletionTokens >= l.TokenBudget:
+		return stop{reason: StopTokenBudget, message: fmt.Sprintf("stopped after %d tokens (token_budget %d); %s", t.usage.PromptTokens+t.usage.CompletionTokens, l.TokenBudget, t.whereItStands())}, true
+	}
+	return stop{}, false
+}
+
+// whereItStands summarises progress for a limit's stop message.
+func (t *task) whereItStands() string {
+	p := t.s.Plan()
+	if p == nil || len(p.Steps) == 0 {
+		return fmt.Sprintf("%d tool calls made, no plan recorded", t.toolCalls)
+	}
+	c := p.Counts()
+	return fmt.Sprintf("plan %q: %d of %d steps completed", p.Goal, c[StepCompleted], len(p.Steps))
+}
+
+// flushPending moves injected messages into the history, merged into one
+// user message so a round carries at most one.
+func (t *task) flushPending() {
+	if len(t.pending) == 0 {
+		return
+	}
+	msg := t.pending[0]
+	for _, p := range t.pending[1:] {
+		msg += "\n\n" + p
+	}
+	t.pending = nil
+	t.s.appendHistory(llm.Message{Role: llm.RoleUser, Content: msg})
+}
+
+// keepPartial keeps a cancelled answer's text so the history shows what
+// was said; unfinished tool calls are dropped (nothing ran).
+func (t *task) keepPartial(resp llm.Response) {
+	if resp.Content != "" {
+		t.s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: resp.Content})
+	}
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/keel-dev/keel"
+
+// charmPrefixes are the UI libraries only package ui (and main) may use.
+var charmPrefixes = []string{"charm.land/", "github.com/charmbracelet/"}
+
+// importRules lists, per package pattern, the import prefixes it must never
+// reach (directly or transitively). It is the table form of the rules in
+// docs/ARCHITECTURE.md.
+var importRules = []struct {
+	pkg       string
+	forbidden []string // these packages and everything below them
+	exact     []string // these packages only (a parent whose children are fine)
+	onlyStd   bool
+}{
+	{pkg: module + "/discipline", onlyStd: true},
+	{pkg: module + "/tools", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config"}, charmPrefixes...)},
+	{pkg: module + "/config", forbidden: append([]string{module + "/agent", module + "/ui", module + "/tools", module + "/discipline"}, charmPrefixes...)},
+	{pkg: module + "/agent", forbidden: append([]string{module + "/ui"}, charmPrefixes...)},
+	{pkg: module + "/agent/llm", forbidden: append([]string{module + "/ui"}, charmPrefixes...)},
+	{pkg: module + "/agent/datalog", forbidden: append([]string{module + "/ui", module + "/tools", module + "/discipline"}, charmPrefixes...), exact: []string{module + "/agent"}},
+}
+
+func TestImportRules(t *testing.T) {
+	for _, rule := range importRules {
+		t.Run(strings.TrimPrefix(rule.pkg, module+"/"), func(t *testing.T) {
+			deps := listDeps(t, rule.pkg)
+			for _, d := range deps {
+				if v := violation(rule.pkg, d, rule.forbidden, rule.onlyStd); v != "" {
+					t.Errorf("%s must not import %s (%s)", rule.pkg, d, v)
+				}
+				for _, e := range rule.exact {
+					if d == e {
+						t.Errorf("%s must not import %s", rule.pkg, d)
+					}
+				}
+			}
+		})
+	}
+}
+
+// violation says why dep breaks the rule, or "" when it does not.
+func violation(pkg, dep string, forbidden []string, onlyStd bool) string {
+	if dep == pkg {
+		return ""
+	}
+	if onlyStd && !isStd(dep) {
+		return "only the standard library is allowed"
+	}
+	for _, f := range forbidden {
+		if within(dep, f) {
+			return "forbidden edge"
+		}
+	}
+	return ""
+}
+
+// within reports whether dep is the package f or lies below it; an f ending
+// in "/" is a bare prefix (a module host such as "charm.land/").
+func within(dep, f string) bool {
+	if strings.HasSuffix(f, "/") {
+		return strings.HasPrefix(dep, f)
+	}
+	return dep == f || strings.HasPrefix(dep, f+"/")
+}
+
+// isStd reports whether an import path belongs to the standard library:
+// its first element has no dot.
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+func listDeps(t *testing.T, pkg string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", pkg).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v", pkg, err)
+	}
+	return strings.Fields(string(out))
+}
+
+func TestViolationDetectsForbiddenEdges(t *testing.T) {
+	cases := []struct {
+		pkg, dep  string
+		forbidden []string
+		onlyStd   bool
+		want      bool
+	}{
+		{module + "/agent", "charm.land/lipgloss/v2", charmPrefixes, false, true},
+		{module + "/agent", "github.com/charmbracelet/x/ansi", charmPrefixes, false, true},
+		{module + "/agent", module + "/ui", []string{module + "/ui"}, false, true},
+		{module + "/agent", module + "/uix", []string{module + "/ui"}, false, false},
+		{module + "/agent", module + "/agent/llm", []string{module + "/ui"}, false, false},
+		{module + "/discipline", "fmt", nil, true, false},
+		{module + "/discipline", "golang.org/x/text", nil, true, true},
+		{module + "/agent/datalog", module + "/tools", []string{module + "/tools"}, false, true},
+	}
+	for _, c := range cases {
+		got := violation(c.pkg, c.dep, c.forbidden, c.onlyStd) != ""
+		if got != c.want {
+			t.Errorf("violation(%s -> %s) = %v, want %v", c.pkg, c.dep, got, c.want)
+		}
+	}
+}
+
+// TestEveryPackageHasADocComment keeps `go doc` useful for every package.
+func TestEveryPackageHasADocComment(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{.Doc}}", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, doc, _ := strings.Cut(line, "\t")
+		if strings.TrimSpace(doc) == "" {
+			t.Errorf("package %s has no doc comment", path)
+		}
+	}
+}

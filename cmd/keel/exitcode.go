@@ -1,0 +1,77 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Exit codes, documented in `keel --help` and the README.
+const (
+	exitCompleted = 0   // the task completed
+	exitFailed    = 1   // provider or internal error
+	exitUsage     = 2   // usage or configuration error
+	exitHalted    = 3   // halted by a limit or a guard
+	exitCancelled = 130 // cancelled (SIGINT, Esc)
+)
+
+const exitCodesHelp = `Exit codes:
+  0    completed
+  1    failed (provider or internal error)
+  2    usage or configuration error
+  3    halted by a limit or a guard (max_turns, max_tool_calls, token_budget, loop_detected, plan_failed, context_overflow)
+  130  cancelled`
+
+// exitError carries an exit code up to run. A nil err means the message
+// was already printed (for example a headless result).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError marks err as the user's to fix (exit status 2).
+func usageError(err error) error { return &exitError{code: exitUsage, err: err} }
+
+// exitCode prints err once, as one sentence, and maps it to an exit code.
+func (a *app) exitCode(err error) int {
+	if err == nil {
+		return exitCompleted
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			a.printErr(ee.err)
+		}
+		return ee.code
+	}
+	a.printErr(err)
+	if isCobraUsage(err) {
+		return exitUsage
+	}
+	return exitFailed
+}
+
+func (a *app) printErr(err error) {
+	fmt.Fprintf(a.stderr, "keel: %s\n", strings.TrimSpace(err.Error()))
+}
+
+// isCobraUsage recognises the argument and flag errors cobra returns, which
+// are plain errors with no type of their own.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown flag", "unknown shorthand flag", "unknown command", "invalid argument", "flag needs an argument", "accepts ", "requires at least", "requires at most", "bad flag syntax", "if any flags in the group"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}

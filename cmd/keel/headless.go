@@ -1,0 +1,84 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/config"
+)
+
+// runMain is `keel` itself: headless with -p, else the TUI.
+func (a *app) runMain(cmd *cobra.Command, _ []string) error {
+	switch a.flags.outputFormat {
+	case agent.FormatText, agent.FormatJSON, agent.FormatStreamJSON:
+	default:
+		return usageError(fmt.Errorf("--output-format must be text, json or stream-json, not %q", a.flags.outputFormat))
+	}
+	if a.flags.reflectionCadence < 0 || a.flags.maxTurns < 0 || a.flags.maxToolCalls < 0 {
+		return usageError(errors.New("--reflection-cadence, --max-turns and --max-tool-calls take a number of 0 or more"))
+	}
+	cfg, err := a.loadConfig(cmd)
+	if err != nil {
+		return err
+	}
+	if cmd.Flags().Changed("prompt") {
+		return a.runHeadless(cmd, cfg)
+	}
+	return a.runTUI(cmd, cfg)
+}
+
+// runHeadless runs one task and maps its stop reason to the exit code.
+func (a *app) runHeadless(cmd *cobra.Command, cfg *config.Config) error {
+	prompt, err := a.readPrompt()
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	b, err := a.buildSession(ctx, cfg, sessionSetup{headless: true, gate: agent.DenyGate{}})
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	h := agent.Headless{Format: a.flags.outputFormat, Stdout: a.stdout, Stderr: a.stderr}
+	st, err := h.Run(ctx, b.session, prompt)
+	if err != nil {
+		return err
+	}
+	return stopExit(st)
+}
+
+// stopExit maps a stopped task to the documented exit code. The result
+// was already printed; only the text format repeats the reason on stderr.
+func stopExit(st agent.TaskStopped) error {
+	switch {
+	case st.Reason == agent.StopCompleted:
+		return nil
+	case st.Reason == agent.StopCancelled:
+		return &exitError{code: exitCancelled}
+	case st.Reason.Halted():
+		return &exitError{code: exitHalted}
+	default:
+		return &exitError{code: exitFailed}
+	}
+}
+
+// readPrompt is -p's text, or stdin for "-p -".
+func (a *app) readPrompt() (string, error) {
+	p := a.flags.prompt
+	if p == "-" {
+		data, err := io.ReadAll(a.stdin)
+		if err != nil {
+			return "", fmt.Errorf("reading the prompt from stdin: %w", err)
+		}
+		p = string(data)
+	}
+	if strings.TrimSpace(p) == "" {
+		return "", usageError(errors.New("the prompt is empty: pass text to -p, or -p - with the prompt on stdin"))
+	}
+	return p, nil
+}

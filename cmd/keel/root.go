@@ -1,0 +1,106 @@
+package main
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// app holds the process's streams and the parsed global flags; commands
+// read them instead of globals.
+type app struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	flags  globalFlags
+}
+
+// globalFlags are the flags every command accepts (persistent on root).
+type globalFlags struct {
+	prompt            string
+	reflectionCadence int
+	maxTurns          int
+	maxToolCalls      int
+	model             string
+	provider          string
+	configFile        string
+	yolo              bool
+	outputFormat      string
+	continueLast      bool
+	resume            string
+	cwd               string
+	allow             []string
+	datalogPath       string
+	confirmPlan       bool
+	demo              bool
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr}
+}
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "keel",
+		Short: "keel — a terminal coding assistant with a plan, checkpoints and a datalog",
+		Long: `keel is a terminal coding assistant. It streams tool calls from any
+OpenAI-compatible endpoint, runs them inside your project, keeps a plan you can
+see, steps in with checkpoints when a long task drifts, and logs every round
+to SQLite so a session can be resumed, browsed and analysed.
+
+Run it with no arguments for the terminal UI, or with -p for headless mode.`,
+		Example: `  keel                                   start the terminal UI
+  keel -p "fix the failing test"         run one task headless
+  echo "explain main.go" | keel -p -     read the prompt from stdin
+  keel -p "..." --output-format json     one JSON object with the result
+  keel --reflection-cadence 5            a checkpoint every 5 tool calls
+  keel -c                                continue the last session here
+  keel log                               browse the datalog`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE:          a.runMain,
+	}
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError(err) })
+	a.defineFlags(root)
+	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodesHelp + "\n")
+	root.AddCommand(a.versionCommand(), a.configCommand())
+	return root
+}
+
+func (a *app) defineFlags(root *cobra.Command) {
+	f := root.PersistentFlags()
+	g := &a.flags
+	f.StringVarP(&g.prompt, "prompt", "p", "", "run one task headless with this prompt (\"-\" reads it from stdin)")
+	f.IntVar(&g.reflectionCadence, "reflection-cadence", 0, "a reflection checkpoint every N tool calls (0 disables; default from config: 10)")
+	f.IntVar(&g.maxTurns, "max-turns", 0, "stop a task after N LLM rounds (0 = no cap; default from config: 100)")
+	f.IntVar(&g.maxToolCalls, "max-tool-calls", 0, "stop a task after N tool calls (default from config: 500)")
+	f.StringVar(&g.model, "model", "", "model name to use")
+	f.StringVar(&g.provider, "provider", "", "provider name from config (openai, ollama, or a [providers.NAME] table)")
+	f.StringVar(&g.configFile, "config", "", "use only this config file")
+	f.BoolVar(&g.yolo, "yolo", false, "allow every tool call without asking, except writes into .git/ and writes outside the workspace")
+	f.StringVar(&g.outputFormat, "output-format", "text", "headless output: text, json or stream-json")
+	f.BoolVarP(&g.continueLast, "continue", "c", false, "continue the most recent session of this project")
+	f.StringVar(&g.resume, "resume", "", "continue the session with this id (a unique prefix is enough)")
+	f.StringVar(&g.cwd, "cwd", "", "run as if started in this directory")
+	f.StringArrayVar(&g.allow, "allow", nil, "allow a tool without asking, TOOL or TOOL:PATTERN (repeatable), e.g. --allow 'run_command:go test *'")
+	f.StringVar(&g.datalogPath, "datalog", "", "path of the datalog database")
+	f.BoolVar(&g.confirmPlan, "confirm-plan", false, "show the first plan with side effects for approval before it runs")
+	f.BoolVar(&g.demo, "demo", false, "start the scripted demo (no API key needed)")
+}
+
+func (a *app) versionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "print keel's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cmd.Printf("keel %s\n", version)
+			return nil
+		},
+	}
+}

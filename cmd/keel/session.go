@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/config"
+	"github.com/keel-dev/keel/tools"
+)
+
+// sessionSetup is what building a session needs besides the configuration.
+type sessionSetup struct {
+	headless bool
+	gate     agent.Gate
+	asker    agent.Asker
+}
+
+// builtSession is a ready session and what must be closed after it.
+type builtSession struct {
+	session *agent.Session
+	db      *datalog.DB
+	cfg     *config.Config
+	root    string
+}
+
+func (b *builtSession) close() {
+	b.session.Close()
+	if b.db != nil {
+		_ = b.db.Close()
+	}
+}
+
+// buildSession wires config, tools, permissions, provider, datalog and
+// discipline into a session. Only this function knows all the pieces.
+func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessionSetup) (*builtSession, error) {
+	cwd, err := a.workDir()
+	if err != nil {
+		return nil, err
+	}
+	ws, err := tools.NewWorkspace(cwd)
+	if err != nil {
+		return nil, usageError(fmt.Errorf("the working directory %s cannot be used: %w", cwd, err))
+	}
+	prov, clients, secrets, err := a.providerClients(cfg)
+	if err != nil {
+		return nil, err
+	}
+	sink := &agent.LatePlanSink{}
+	toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: secrets, Plans: sink})
+	policy, err := tools.NewPolicy(ws, tools.PolicyOptions{Allow: append(cfg.Permissions.Allow, a.flags.allow...), Deny: cfg.Permissions.Deny, Yolo: cfg.Yolo})
+	if err != nil {
+		return nil, usageError(err)
+	}
+	db := a.openDatalog(cfg, secrets)
+	opts := agent.Options{
+		Provider:     &agent.RetryingProvider{Clients: clients},
+		ProviderName: prov.Name, Model: clients[0].Model(),
+		ContextWindow: prov.ContextWindow, MaxOutputTokens: prov.MaxOutputTokens,
+		Prices:      prices(prov),
+		Tools:       toolset,
+		Permissions: policy,
+		Gate:        setup.gate,
+		Asker:       setup.asker,
+		Yolo:        cfg.Yolo,
+		Discipline:  disciplinePolicy(cfg, setup.headless),
+		Limits: agent.Limits{MaxTurns: cfg.MaxTurns, MaxToolCalls: cfg.MaxToolCalls, TokenBudget: cfg.TokenBudget,
+			CompactAt: cfg.CompactAt, MaxCompactions: cfg.MaxCompactions, ToolOutputCap: cfg.ToolOutputCap},
+		MaxBacktracks: cfg.Plan.MaxBacktrackAttempts,
+		Now:           time.Now,
+	}
+	env := agent.DetectEnv(cwd, ws.Root(), opts.Now())
+	for _, t := range toolset {
+		env.Tools = append(env.Tools, t.Name())
+	}
+	opts.SystemPrompt = agent.SystemPrompt(env)
+	if err := a.attachDatalog(ctx, db, &opts, cfg, cwd, ws.Root(), env.GitBranch); err != nil {
+		if db != nil {
+			_ = db.Close()
+		}
+		return nil, err
+	}
+	s := agent.New(opts)
+	sink.Bind(s)
+	return &builtSession{session: s, db: db, cfg: cfg, root: ws.Root()}, nil
+}
+
+// attachDatalog starts (or resumes) the session's datalog record.
+func (a *app) attachDatalog(ctx context.Context, db *datalog.DB, opts *agent.Options, cfg *config.Config, cwd, root, branch string) error {
+	id, err := a.resumeTarget(ctx, db, root)
+	if err != nil || db == nil {
+		return err
+	}
+	if id != "" {
+		r, err := loadResumed(ctx, db, id)
+		if err != nil {
+			return usageError(fmt.Errorf("session %s cannot be resumed: %w", id, err))
+		}
+		opts.History, opts.Plan, opts.TaskSeq, opts.RoundSeq = r.history, r.plan, r.taskSeq, r.roundSeq
+		opts.SessionID = id
+		opts.Recorder = agent.NewRecorder(db, id, 0, true)
+		return nil
+	}
+	snapshot, _ := json.Marshal(configSnapshot(cfg))
+	id, err = db.StartSession(ctx, datalog.Session{ProjectRoot: root, Cwd: cwd, GitBranch: branch,
+		Provider: opts.ProviderName, Model: opts.Model, Config: snapshot, Started: opts.Now()})
+	if err != nil {
+		fmt.Fprintf(a.stderr, "keel: the datalog is off for this run: %v\n", err)
+		return nil
+	}
+	opts.SessionID = id
+	opts.Recorder = agent.NewRecorder(db, id, 0, false)
+	return nil
+}
+
+// configSnapshot is the configuration as rendered TOML, with API keys
+// masked by config.Render.
+func configSnapshot(cfg *config.Config) map[string]string {
+	return map[string]string{"toml": config.Render(cfg)}
+}
+
+func prices(p config.Provider) *agent.Prices {
+	if p.InputPricePerMTok == 0 && p.OutputPricePerMTok == 0 {
+		return nil
+	}
+	return &agent.Prices{InputPerMTok: p.InputPricePerMTok, OutputPerMTok: p.OutputPricePerMTok}
+}
+
+// secretEnvNames are the variables run_command must not inherit: every
+// provider's key variable.
+func secretEnvNames(cfg *config.Config) []string {
+	names := []string{"OPENAI_API_KEY"}
+	for _, n := range cfg.ProviderNames() {
+		if p, err := cfg.Provider(n); err == nil && p.APIKeyEnv != "" {
+			names = append(names, p.APIKeyEnv)
+		}
+	}
+	return names
+}
+
+func decodePlan(snap *datalog.PlanSnapshot) *agent.Plan {
+	var p agent.Plan
+	if json.Unmarshal(snap.Plan, &p) != nil {
+		return nil
+	}
+	return &p
+}

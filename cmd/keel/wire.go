@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/config"
+	"github.com/keel-dev/keel/discipline"
+)
+
+// providerClients builds the active provider's client and its fallbacks.
+func (a *app) providerClients(cfg *config.Config) (config.Provider, []*llm.Client, []string, error) {
+	primary, err := cfg.ActiveProvider()
+	if err != nil {
+		return primary, nil, nil, usageError(err)
+	}
+	chain := []config.Provider{primary}
+	for _, name := range primary.Fallback {
+		fb, err := cfg.Provider(name)
+		if err != nil {
+			return primary, nil, nil, usageError(err)
+		}
+		chain = append(chain, fb)
+	}
+	var clients []*llm.Client
+	var secrets []string
+	for i, p := range chain {
+		key, err := cfg.APIKey(p, os.Getenv)
+		if err != nil && i == 0 {
+			return primary, nil, nil, usageError(err)
+		}
+		if key != "" {
+			secrets = append(secrets, key)
+		}
+		clients = append(clients, llm.New(llm.Config{
+			Name: p.Name, BaseURL: p.BaseURL, APIKey: key, APIKeyEnv: p.APIKeyEnv, Model: p.Model,
+			MaxOutputTokens: p.MaxOutputTokens, IdleTimeout: cfg.StreamIdleTimeout,
+		}))
+	}
+	return primary, clients, secrets, nil
+}
+
+// openDatalog opens the datalog for writing. A datalog that cannot be
+// opened does not stop keel: it says so once and runs without one.
+func (a *app) openDatalog(cfg *config.Config, secrets []string) *datalog.DB {
+	path := cfg.DatalogPath()
+	named := map[string]string{}
+	for i, s := range secrets {
+		named[fmt.Sprintf("API_KEY_%d", i+1)] = s
+	}
+	db, err := datalog.Open(path, datalog.Options{Environ: os.Environ(), Secrets: named, CaptureBodies: cfg.Datalog.CaptureBodies})
+	if err != nil {
+		fmt.Fprintf(a.stderr, "keel: the datalog is off for this run: %v\n", err)
+		return nil
+	}
+	return db
+}
+
+// disciplinePolicy maps the configuration onto discipline's thresholds.
+func disciplinePolicy(cfg *config.Config, headless bool) discipline.Policy {
+	p := discipline.DefaultPolicy()
+	d := cfg.Discipline
+	p.ReflectionCadence = cfg.ReflectionCadence
+	p.Reread, p.RepeatWarn, p.RepeatHalt = d.Reread, d.RepeatWarn, d.RepeatHalt
+	p.ErrorStreak, p.ErrorStreakHalt, p.StallCalls = d.ErrorStreak, d.ErrorStreakHalt, d.StallCalls
+	p.Verify, p.PlanContinue = d.Verify, d.PlanContinue
+	if len(d.VerifyPatterns) > 0 {
+		p.VerifyPatterns = d.VerifyPatterns
+	}
+	p.StallThreshold = cfg.Plan.StallThreshold
+	p.Headless = headless
+	return p
+}
+
+// resumeTarget is the session to continue (-c or --resume), or "".
+func (a *app) resumeTarget(ctx context.Context, db *datalog.DB, root string) (string, error) {
+	switch {
+	case a.flags.resume != "":
+		if db == nil {
+			return "", usageError(errors.New("--resume needs the datalog, which could not be opened"))
+		}
+		id, err := db.ResolveID(ctx, a.flags.resume)
+		if err != nil {
+			return "", usageError(err)
+		}
+		return id, nil
+	case a.flags.continueLast:
+		if db == nil {
+			return "", usageError(errors.New("--continue needs the datalog, which could not be opened"))
+		}
+		s, err := db.LatestSession(ctx, root)
+		if err != nil {
+			return "", usageError(fmt.Errorf("no earlier session to continue in %s: %w", root, err))
+		}
+		return s.ID, nil
+	}
+	return "", nil
+}
+
+// resumed is a stored session's state, ready for agent.Options.
+type resumed struct {
+	history  []llm.Message
+	plan     *agent.Plan
+	taskSeq  int
+	roundSeq int
+}
+
+func loadResumed(ctx context.Context, db *datalog.DB, id string) (resumed, error) {
+	var r resumed
+	hist, err := db.LoadHistory(ctx, id)
+	if err != nil {
+		return r, err
+	}
+	r.history = hist
+	s, err := db.GetSession(ctx, id)
+	if err != nil {
+		return r, err
+	}
+	r.roundSeq = s.Totals.Rounds
+	if last, err := db.LoadRounds(ctx, id, r.roundSeq, r.roundSeq); err == nil && len(last.Rounds) > 0 {
+		r.taskSeq = last.Rounds[0].Round.TaskSeq
+	}
+	if snap, err := db.LatestPlan(ctx, id); err == nil && snap != nil {
+		r.plan = decodePlan(snap)
+	}
+	return r, nil
+}
