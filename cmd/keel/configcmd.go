@@ -50,14 +50,9 @@ func (a *app) workDir() (string, error) {
 
 // setFlags lists the flags the user set, for config's flag layer.
 func setFlags(cmd *cobra.Command) []config.Override {
+	// cmd.Flags() holds the inherited persistent flags too, parsed there.
 	var out []config.Override
-	visit := func(f *pflag.Flag) { out = append(out, config.Override{Flag: f.Name, Value: f.Value.String()}) }
-	cmd.Root().PersistentFlags().Visit(visit)
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if cmd.Root().PersistentFlags().Lookup(f.Name) == nil {
-			visit(f)
-		}
-	})
+	cmd.Flags().Visit(func(f *pflag.Flag) { out = append(out, config.Override{Flag: f.Name, Value: f.Value.String()}) })
 	return out
 }
 

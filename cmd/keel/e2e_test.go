@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/keel-dev/keel/agent/llmtest"
+)
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+// keelBinary builds the real binary once per test run.
+func keelBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "keel-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "keel")
+		out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
+		if err != nil {
+			buildErr = errors.New(string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("build keel: %v", buildErr)
+	}
+	return builtBin
+}
+
+// project makes a git-less project directory with a couple of files.
+func project(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range map[string]string{"main.go": "package main\n\nfunc main() {}\n", "README.md": "# demo\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// runKeel runs the binary against srv with a private HOME and data dir.
+func runKeel(t *testing.T, srv *llmtest.Server, dir string, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	home := t.TempDir()
+	cmd := exec.Command(keelBinary(t), args...)
+	cmd.Dir = dir
+	cmd.Env = []string{
+		"HOME=" + home, "PATH=" + os.Getenv("PATH"),
+		"XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_DATA_HOME=" + filepath.Join(home, "data"),
+		"OPENAI_API_KEY=sk-test-e2e-secret-123456",
+	}
+	if srv != nil {
+		cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+srv.URL())
+	}
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run keel: %v", err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestHeadlessJSONTwoToolCallsThenAnswer(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Rounds(
+		llmtest.ToolRound(llmtest.Call{Name: "read_file", Args: `{"path":"main.go"}`}),
+		llmtest.ToolRound(llmtest.Call{Name: "list_dir", Args: `{"path":"."}`}),
+		llmtest.TextRound("main.go holds an empty main."),
+	))
+	out, errOut, code := runKeel(t, srv, project(t), "", "-p", "what is in main.go?", "--output-format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d; stderr: %s", code, errOut)
+	}
+	var res struct {
+		SessionID     string         `json:"session_id"`
+		Result        string         `json:"result"`
+		StopReason    string         `json:"stop_reason"`
+		Turns         int            `json:"turns"`
+		ToolCalls     int            `json:"tool_calls"`
+		CostUSD       *float64       `json:"cost_usd"`
+		Usage         map[string]int `json:"usage"`
+		Interventions []any          `json:"interventions"`
+		Denials       []any          `json:"permission_denials"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	if res.StopReason != "completed" || res.Turns != 3 || res.ToolCalls != 2 || res.Result != "main.go holds an empty main." {
+		t.Errorf("result = %+v", res)
+	}
+	if res.SessionID == "" || res.CostUSD != nil || res.Interventions == nil || res.Denials == nil {
+		t.Errorf("session id, null cost and empty lists expected: %s", out)
+	}
+	if _, ok := res.Usage["cached_tokens"]; !ok {
+		t.Errorf("usage lacks cached_tokens: %s", out)
+	}
+	tool := srv.Requests()[1].Messages
+	if got := tool[len(tool)-1].Content; !strings.Contains(got, "func main()") {
+		t.Errorf("read_file result sent to the model = %q", got)
+	}
+}
+
+func TestHeadlessExitCodes(t *testing.T) {
+	loop := make([]llmtest.Round, 0, 10)
+	for i := 0; i < 10; i++ {
+		loop = append(loop, llmtest.ToolRound(llmtest.Call{Name: "glob", Args: fmt.Sprintf(`{"pattern":"*%d*"}`, i)}))
+	}
+	cases := []struct {
+		name   string
+		rounds []llmtest.Round
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"completed", []llmtest.Round{llmtest.TextRound("hi")}, nil, 0, ""},
+		{"max turns halts", loop, []string{"--max-turns", "2"}, 3, "max_turns"},
+		{"provider error fails", []llmtest.Round{llmtest.ErrorRound(401, "bad key")}, nil, 1, "OPENAI_API_KEY"},
+		{"bad flag is usage", nil, []string{"--max-turns", "x"}, 2, "invalid argument"},
+		{"bad output format", nil, []string{"--output-format", "yaml"}, 2, "--output-format"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := llmtest.Start(t, llmtest.Rounds(c.rounds...))
+			args := append([]string{"-p", "hello"}, c.args...)
+			_, errOut, code := runKeel(t, srv, project(t), "", args...)
+			if code != c.code || !strings.Contains(errOut, c.stderr) {
+				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, c.code, errOut, c.stderr)
+			}
+		})
+	}
+}
+
+func TestPromptFromStdin(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Rounds(llmtest.TextRound("read it")))
+	out, errOut, code := runKeel(t, srv, project(t), "prompt on stdin", "-p", "-")
+	if code != 0 || strings.TrimSpace(out) != "read it" {
+		t.Fatalf("exit %d out %q err %q", code, out, errOut)
+	}
+	if got := srv.Requests()[0].Messages[1].Content; got != "prompt on stdin" {
+		t.Errorf("prompt sent = %q", got)
+	}
+}
+
+func TestConfigShowsFlagSource(t *testing.T) {
+	out, errOut, code := runKeel(t, nil, project(t), "", "--reflection-cadence", "3", "config")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "reflection_cadence") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "reflection_cadence = 3") || !strings.Contains(line, "flag --reflection-cadence") {
+		t.Errorf("reflection_cadence line = %q", line)
+	}
+}
+
+func TestHelpListsCadenceAndExitCodes(t *testing.T) {
+	out, _, code := runKeel(t, nil, project(t), "", "--help")
+	for _, want := range []string{"--reflection-cadence", "Exit codes", "130"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q (exit %d)", want, code)
+		}
+	}
+}
+
+func TestBadConfigIsExit2WithPosition(t *testing.T) {
+	dir := project(t)
+	cfg := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(cfg, []byte("model = \"x\"\nreflection_cadence = \"ten\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runKeel(t, nil, dir, "", "--config", cfg, "config")
+	if code != 2 || !strings.Contains(errOut, cfg+":2:") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
