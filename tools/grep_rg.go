@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -29,7 +31,23 @@ func rgArgs(q grepQuery) []string {
 	if q.include != "" {
 		args = append(args, "--glob", q.include)
 	}
-	return append(args, "--regexp", q.params.Pattern, "--", q.base)
+	return append(args, "--regexp", q.params.Pattern, "--", rgTarget(q))
+}
+
+// rgDir is where rg runs: the searched directory, so include globs with a
+// slash are relative to it as in searchGo; rgTarget is what it searches.
+func rgDir(q grepQuery) string {
+	if fi, err := os.Stat(q.base); err == nil && fi.IsDir() {
+		return q.base
+	}
+	return filepath.Dir(q.base)
+}
+
+func rgTarget(q grepQuery) string {
+	if rgDir(q) == q.base {
+		return "."
+	}
+	return filepath.Base(q.base)
 }
 
 // rgMessage is the subset of rg's JSON lines keel reads.
@@ -63,6 +81,7 @@ func searchRG(parent context.Context, rg string, q grepQuery) ([]grepFile, bool,
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, rg, rgArgs(q)...)
+	cmd.Dir = rgDir(q)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
@@ -73,6 +92,9 @@ func searchRG(parent context.Context, rg string, q grepQuery) ([]grepFile, bool,
 		return nil, false, fmt.Errorf("start rg: %w", err)
 	}
 	files, truncated, perr := parseRG(out)
+	for i := range files {
+		files[i].path = filepath.Join(cmd.Dir, files[i].path)
+	}
 	if truncated {
 		cancel() // enough counted: stop rg
 	}

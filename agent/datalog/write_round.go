@@ -117,8 +117,12 @@ func (p *preparedRound) insertMessages(ctx context.Context, tx *sql.Tx) error {
 	}
 	sid := p.rec.Round.SessionID
 	var seq, epoch int
-	err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(epoch), 0)
-		FROM messages WHERE session_id = ?`, sid).Scan(&seq, &epoch)
+	// Two queries, not one: SQLite answers a lone MAX from an index
+	// without scanning the session's messages.
+	err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?`, sid).Scan(&seq)
+	if err == nil {
+		err = tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(epoch), 0) FROM messages WHERE session_id = ?`, sid).Scan(&epoch)
+	}
 	if err != nil {
 		return err
 	}
