@@ -35,7 +35,8 @@ type Config struct {
 // Client streams chat completions from one endpoint. It is safe for
 // concurrent use.
 type Client struct {
-	cfg Config
+	cfg   Config
+	cache encodeCache // encodings of the last history sent
 }
 
 // New returns a client for cfg, filling in defaults.
@@ -55,9 +56,9 @@ func (c *Client) Name() string { return c.cfg.Name }
 // Model returns the configured model.
 func (c *Client) Model() string { return c.cfg.Model }
 
-// openai returns a go-openai client whose transport reports to w. It is
-// built per call (cheap: two small structs) so that the watch is not shared.
-func (c *Client) openai(w *watch) *openai.Client {
+// openai returns a go-openai client whose transport reports to w and sends
+// body. It is built per call (a few small structs) so nothing is shared.
+func (c *Client) openai(w *watch, body []byte) *openai.Client {
 	hc := http.Client{}
 	if c.cfg.HTTPClient != nil {
 		hc = *c.cfg.HTTPClient
@@ -66,7 +67,7 @@ func (c *Client) openai(w *watch) *openai.Client {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	hc.Transport = &watchTransport{base: base, w: w}
+	hc.Transport = &watchTransport{base: base, w: w, body: body}
 	oc := openai.DefaultConfig(c.cfg.APIKey)
 	oc.BaseURL = c.cfg.BaseURL
 	oc.HTTPClient = &hc
@@ -84,13 +85,11 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 	w := newWatch(c.cfg.IdleTimeout, cancel)
 	defer w.stop()
 
-	if req.Model == "" {
-		req.Model = c.cfg.Model
+	oreq, body, err := c.build(req)
+	if err != nil {
+		return Response{}, &Error{Kind: KindBadRequest, Provider: c.cfg.Name, Err: err, Message: err.Error()}
 	}
-	if req.MaxOutputTokens == 0 {
-		req.MaxOutputTokens = c.cfg.MaxOutputTokens
-	}
-	stream, err := c.openai(w).CreateChatCompletionStream(callCtx, wireRequest(req))
+	stream, err := c.openai(w, body).CreateChatCompletionStream(callCtx, oreq)
 	if err != nil {
 		return Response{}, c.fail(ctx, w, fmt.Errorf("start stream: %w", err))
 	}
@@ -112,6 +111,22 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 		return resp, err
 	}
 	return resp, nil
+}
+
+// build applies the client defaults and encodes the body.
+func (c *Client) build(req Request) (openai.ChatCompletionRequest, []byte, error) {
+	if req.Model == "" {
+		req.Model = c.cfg.Model
+	}
+	if req.MaxOutputTokens == 0 {
+		req.MaxOutputTokens = c.cfg.MaxOutputTokens
+	}
+	oreq := openaiRequest(req.Model, req.MaxOutputTokens)
+	body, err := c.cache.body(req, oreq.MaxTokens, oreq.MaxCompletionTokens)
+	if err != nil {
+		return oreq, nil, fmt.Errorf("build request: %w", err)
+	}
+	return oreq, body, nil
 }
 
 // readStream feeds every data payload to acc until the stream ends; it
