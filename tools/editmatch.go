@@ -112,7 +112,7 @@ func applyTolerant(lines []string, start int, oldLines []string, new string) edi
 	eol := last[len(strings.TrimRight(last, "\r\n")):] // the region's final line break, kept
 	var repl string
 	if new != "" {
-		repl = reindent(strings.TrimSuffix(new, "\n"), oldIndent(oldLines), indentOf(lines[start+firstNonBlank(oldLines)])) + eol
+		repl = reindent(strings.TrimSuffix(new, "\n"), indentMap(oldLines, lines[start:end])) + eol
 	}
 	result := strings.Join(lines[:start], "") + repl + strings.Join(lines[end:], "")
 	return editPlan{ok: true, result: result, count: 1, tolerant: true, from: start + 1, to: end}
@@ -127,20 +127,39 @@ func firstNonBlank(ls []string) int {
 	return 0
 }
 
-func oldIndent(oldLines []string) string { return indentOf(oldLines[firstNonBlank(oldLines)]) }
-
 func indentOf(l string) string { return l[:len(l)-len(strings.TrimLeft(l, " \t"))] }
 
-// reindent moves new's lines from indentation from to to, where they
-// start with from; other lines are left alone.
-func reindent(new, from, to string) string {
-	if from == to {
-		return new
+// indentMap pairs each indentation the model used in old_string with the
+// file's indentation on the matched line.
+func indentMap(oldLines, fileLines []string) map[string]string {
+	m := map[string]string{}
+	for j, o := range oldLines {
+		if strings.TrimSpace(o) != "" {
+			if _, seen := m[indentOf(o)]; !seen {
+				m[indentOf(o)] = indentOf(fileLines[j])
+			}
+		}
 	}
+	return m
+}
+
+// reindent moves each line of new from the model's indentation to the
+// file's, using the longest of the model's indentations it starts with.
+func reindent(new string, m map[string]string) string {
 	ls := strings.Split(new, "\n")
 	for i, l := range ls {
-		if strings.HasPrefix(l, from) && strings.TrimSpace(l) != "" {
-			ls[i] = to + l[len(from):]
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ind, best := indentOf(l), ""
+		found := false
+		for from := range m {
+			if strings.HasPrefix(ind, from) && (!found || len(from) > len(best)) {
+				best, found = from, true
+			}
+		}
+		if found {
+			ls[i] = m[best] + l[len(best):]
 		}
 	}
 	return strings.Join(ls, "\n")
