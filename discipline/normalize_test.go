@@ -1,0 +1,50 @@
+package discipline
+
+import "testing"
+
+func TestNormalizeArgs(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"b": 1, "a": "x"}`, `{"a":"x","b":1}`},
+		{"{\n  \"path\" : \"a.go\",\n  \"opts\": {\"z\": true, \"y\": [1, 2.50]}\n}", `{"opts":{"y":[1,2.50],"z":true},"path":"a.go"}`},
+		{`{"cmd": "a < b && c > d"}`, `{"cmd":"a < b && c > d"}`},
+		{`  not json  `, `not json`},
+		{`{"a":1} {"b":2}`, `{"a":1} {"b":2}`},
+		{``, ``},
+	}
+	for _, tt := range tests {
+		if got := NormalizeArgs(tt.in); got != tt.want {
+			t.Errorf("NormalizeArgs(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if NormalizeArgs(`{"a":1,"b":2}`) != NormalizeArgs(`{ "b" : 2, "a" : 1 }`) {
+		t.Error("key order or whitespace changed the normal form")
+	}
+}
+
+func TestNormalizeError(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"\n\n  main.go:12:5: undefined: foo\nmore", "main.go:N:N: undefined: foo"},
+		{"open /tmp/go-build12345/b001/x.a: no such file", "open <tmp>: no such file"},
+		{"panic at 0xc000012345 (pid 991)", "panic at <addr> (pid N)"},
+		{"took 1.234s", "took N.Ns"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		got := NormalizeError(tt.in)
+		if got != tt.want {
+			t.Errorf("NormalizeError(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if again := NormalizeError(got); again != got {
+			t.Errorf("not idempotent: %q -> %q", got, again)
+		}
+	}
+	if NormalizeError("a.go:10: x") != NormalizeError("a.go:99: x") {
+		t.Error("line numbers should not tell identical failures apart")
+	}
+}
+
+func TestHash(t *testing.T) {
+	if Hash("a") == Hash("b") || Hash("a") != Hash("a") || len(Hash("")) != 16 {
+		t.Error("Hash is not a stable 16-hex-digit digest")
+	}
+}
