@@ -9,13 +9,23 @@ import (
 // non-zero exit.
 func failed(c ToolCall) bool { return c.IsError || c.ExitCode != 0 }
 
-// errorLine is the normalized line a failure is compared by.
+// errorLine is the normalized line a failure is compared by. A command
+// whose first line says nothing ("(no output)", only an exit code) is
+// compared by the command too: three different searches that each found
+// nothing are exploration, not a calling mistake.
 func errorLine(c ToolCall) string {
-	if l := NormalizeError(c.ErrorLine); l != "" {
+	l := NormalizeError(c.ErrorLine)
+	if c.Command == "" || !uninformative(l) {
 		return l
 	}
-	first, _, _ := strings.Cut(strings.TrimSpace(c.Command), " ")
-	return strings.TrimSpace(fmt.Sprintf("exit code %d %s", c.ExitCode, first))
+	if l == "" {
+		l = fmt.Sprintf("exit code %d", c.ExitCode)
+	}
+	return l + " from " + NormalizeError(c.Command)
+}
+
+func uninformative(line string) bool {
+	return line == "" || strings.HasPrefix(line, "(no output)") || strings.HasPrefix(line, "[exit code")
 }
 
 // observeError tracks each tool's run of identical failures. The run ends

@@ -28,10 +28,12 @@ func TestErrorStreak(t *testing.T) {
 			cmdCall("./bin", 2, "panic at 0xc000999 in /tmp/go-build222/x"),
 			cmdCall("./bin", 2, "panic at 0xc000abc in /tmp/go-build333/x"),
 		}, false, []int{3}, []int{}},
+		{"the same silent command failing three times", []ToolCall{cmdCall("./check", 1, "(no output)\n[exit code 1, 0.0s]"), cmdCall("./check", 1, "(no output)\n[exit code 1, 0.2s]"), cmdCall("./check", 1, "(no output)\n[exit code 1, 0.1s]")}, false, []int{3}, []int{}},
 		// must not fire
 		{"different failures", []ToolCall{failedEdit("/w/a.go", "not found"), failedEdit("/w/a.go", "ambiguous: 2 matches"), failedEdit("/w/a.go", "not found")}, false, []int{}, []int{}},
 		{"a success of the tool resets", []ToolCall{notFound(1), notFound(2), editCall("/w/b.go", "x", "y"), notFound(3), notFound(4)}, false, []int{}, []int{}},
 		{"edit, test fails, edit, test fails the same way", []ToolCall{cmdCall("go test", 1, "FAIL: TestX"), editCall("/w/a.go", "1", "2"), cmdCall("go test", 1, "FAIL: TestX"), editCall("/w/a.go", "2", "3"), cmdCall("go test", 1, "FAIL: TestX")}, false, []int{}, []int{}},
+		{"three searches that found nothing", []ToolCall{cmdCall("rg foo", 1, "(no output)\n[exit code 1, 0.0s]"), cmdCall("rg bar", 1, "(no output)\n[exit code 1, 0.0s]"), cmdCall("rg baz", 1, "(no output)\n[exit code 1, 0.1s]")}, false, []int{}, []int{}},
 		{"two tools with the same message, two each", []ToolCall{failedEdit("/w/a.go", "permission denied"), cmdCall("touch a", 1, "permission denied"), failedEdit("/w/a.go", "permission denied"), cmdCall("touch a", 1, "permission denied")}, false, []int{}, []int{}},
 	}
 	for _, tt := range tests {

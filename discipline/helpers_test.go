@@ -110,7 +110,7 @@ func failedEdit(path, msg string) ToolCall {
 func cmdCall(command string, exit int, output string) ToolCall {
 	c := ToolCall{
 		Name: "run_command", Args: NormalizeArgs(fmt.Sprintf(`{"command":%q}`, command)),
-		ResultHash: Hash(output), Command: command, ExitCode: exit,
+		ResultHash: HashOutput(output), Command: command, ExitCode: exit,
 	}
 	if exit != 0 {
 		c.IsError, c.ErrorLine = true, NormalizeError(output)

@@ -37,6 +37,8 @@ var (
 	hexRE     = regexp.MustCompile(`0x[0-9a-fA-F]+`)
 	digitsRE  = regexp.MustCompile(`[0-9]+`)
 	spacesRE  = regexp.MustCompile(`\s+`)
+	// Durations change on every run of the same command: 0.123s, 15ms.
+	durationRE = regexp.MustCompile(`\b[0-9]+(?:\.[0-9]+)?(?:ns|us|µs|ms|s|m|h)\b`)
 )
 
 // NormalizeError returns the first non-empty line of an error text with
@@ -64,6 +66,14 @@ func firstLine(text string) string {
 		}
 	}
 	return ""
+}
+
+// HashOutput hashes a tool's output for ToolCall.ResultHash with the parts
+// that differ between identical runs collapsed (durations, temporary
+// paths), so rerunning an unchanged command hashes the same.
+func HashOutput(output string) string {
+	output = durationRE.ReplaceAllString(output, "<dur>")
+	return Hash(tmpPathRE.ReplaceAllString(output, "<tmp>"))
 }
 
 // Hash returns a short stable hash of a tool's output or a file's content,

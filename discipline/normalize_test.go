@@ -48,3 +48,17 @@ func TestHash(t *testing.T) {
 		t.Error("Hash is not a stable 16-hex-digit digest")
 	}
 }
+
+func TestHashOutput(t *testing.T) {
+	a := "ok  \tgithub.com/x/y\t0.123s\n[exit code 0, 1.4s]"
+	b := "ok  \tgithub.com/x/y\t0.456s\n[exit code 0, 2.0s]"
+	if HashOutput(a) != HashOutput(b) {
+		t.Error("durations changed the hash of identical runs")
+	}
+	if HashOutput(a) == HashOutput("FAIL\tgithub.com/x/y\t0.123s\n[exit code 1, 1.4s]") {
+		t.Error("a different result hashed the same")
+	}
+	if HashOutput("built /tmp/go-build1/a") != HashOutput("built /tmp/go-build2/a") {
+		t.Error("temporary paths changed the hash")
+	}
+}

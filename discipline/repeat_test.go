@@ -18,6 +18,7 @@ func TestRepeat(t *testing.T) {
 	}{
 		{"same read four times: warn at 3, halt at 4", []ToolCall{read, read, read, read}, false, []int{3}, []int{4}},
 		{"same passing command four times", []ToolCall{test("ok", 0), test("ok", 0), test("ok", 0), test("ok", 0)}, true, []int{3}, []int{4}},
+		{"same command, only the timings differ", []ToolCall{test("ok x 0.12s\n[exit code 0, 1.1s]", 0), test("ok x 0.10s\n[exit code 0, 0.9s]", 0), test("ok x 0.31s\n[exit code 0, 1.0s]", 0)}, false, []int{3}, []int{}},
 		{"the halt consumes the count", []ToolCall{read, read, read, read, read, read}, false, []int{3}, []int{4}},
 		{"edit, test fails, edit, test passes", []ToolCall{editCall("/w/a.go", "a", "b"), test("FAIL", 1), editCall("/w/a.go", "b", "c"), test("ok", 0)}, false, []int{}, []int{}},
 		{"same failing test after each edit", []ToolCall{test("FAIL x", 1), editCall("/w/a.go", "a", "b"), test("FAIL x", 1), editCall("/w/a.go", "b", "c"), test("FAIL x", 1), editCall("/w/a.go", "c", "d"), test("FAIL x", 1)}, false, []int{}, []int{}},

@@ -18,10 +18,10 @@ type RoundSummary struct {
 type ToolCall struct {
 	Name       string
 	Args       string // NormalizeArgs of the raw arguments
-	ResultHash string // Hash of the output the model saw
+	ResultHash string // HashOutput of the output the model saw
 	IsError    bool
-	// ErrorLine is NormalizeError of the failure text; AfterRound
-	// normalizes again, so a raw first line also works.
+	// ErrorLine is the failure text; only its first non-empty line counts,
+	// and AfterRound normalizes it with NormalizeError.
 	ErrorLine string
 	Command   string   // run_command only: the command line
 	ExitCode  int      // run_command only
