@@ -82,12 +82,12 @@ func (lx *shellLexer) step(depth int) (done bool, err error) {
 		return false, lx.doubleQuote()
 	case c == '`':
 		return false, lx.backtick()
+	case c == '$' && strings.HasPrefix(s[lx.i:], "$(("):
+		return false, lx.arithmetic()
 	case c == '$' && next == '(' || (c == '<' || c == '>') && next == '(':
 		return false, lx.subst()
 	case c == '$' && next == '{':
 		return false, lx.braces()
-	case c == '$' && strings.HasPrefix(s[lx.i:], "$(("):
-		return false, lx.arithmetic()
 	case c == '(' && !lx.inWord:
 		return false, lx.subshell()
 	case c == ')':
