@@ -19,6 +19,22 @@
 //   - verify: the model ends its turn with edits no check has passed since.
 //   - plan_continue: the model ends its turn with plan steps still open.
 //
+// # Building a RoundSummary
+//
+// One ToolCall per call that ran, in order: Args from [NormalizeArgs],
+// ResultHash from [HashOutput] of the text the model saw, IsError, the
+// failure text in ErrorLine, Command and ExitCode for run_command, Reads
+// from the tool's file spans (for run_command, [CommandRead] recognises
+// cat, head, tail, sed -n and less; the agent resolves the path, stats
+// the file and fills Version and Total), Changed from the files written.
+// The round carries EndedTurn, the plan as a [PlanView], Compacted when a
+// compaction ran since the last summary, the task's tool-call count, and
+// the context figures. Call [NewTask] when a user task starts.
+//
+// The plan issue's pure parts live here too: [ReplanMessage] and
+// [ReplanStrategy] for backtracking, and [Report] for the reflection
+// report a checkpoint carries and the plan panel shows.
+//
 // # Precedence
 //
 // halt > ask the user > inject. Several rules may fire in one round; each

@@ -87,3 +87,17 @@ func TestErrorStreakDisabled(t *testing.T) {
 		t.Errorf("fired while disabled: %v", kindsOf(x.fired))
 	}
 }
+
+func TestStreakNoteReplacesRepeatWarning(t *testing.T) {
+	x := newSession(t, quiet())
+	var third []Intervention
+	for range 3 {
+		third = x.round(failedEdit("/w/a.go", "old text not found"))
+	}
+	if got := kindsOf(third); len(got) != 1 || got[0] != KindErrorStreak {
+		t.Errorf("third identical failure drew %v, want only error_streak", got)
+	}
+	if got := kindsOf(x.round(failedEdit("/w/a.go", "old text not found"))); len(got) != 1 || got[0] != KindHalt {
+		t.Errorf("fourth identical failure drew %v, want halt", got)
+	}
+}

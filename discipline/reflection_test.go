@@ -11,7 +11,7 @@ var ecosystemWords = []string{"cargo", "grep", "npm", "go test", "pytest", "pyth
 func samplePrompt(delta int) string {
 	act := Activity{Calls: delta, Reads: 6, FilesRead: []string{"/w/src/a.txt", "/w/src/b.txt"}, Edits: 1, FilesChanged: []string{"/w/src/a.txt"}, Commands: 2, CommandsFailed: 1, Failed: 1}
 	plan := PlanView{Goal: "g", Steps: []PlanStep{{"survey", StepCompleted}, {"change", StepActive}, {"check", StepPending}}}
-	rep := ReflectionReport{CompletedSince: []string{"survey"}, Stalled: []StalledStep{{"change", 7}}, Tools: []ToolRate{{"edit_file", 4, 6}}, ContextUsed: 52000, ContextWindow: 128000}
+	rep := ReflectionReport{HasPlan: true, CompletedSince: []string{"survey"}, Stalled: []StalledStep{{"change", 7}}, Tools: []ToolRate{{"edit_file", 4, 6}}, ContextUsed: 52000, ContextWindow: 128000}
 	return ReflectionPrompt(delta, act, plan, rep)
 }
 

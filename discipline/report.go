@@ -10,6 +10,7 @@ import (
 // ReflectionReport is the periodic report computed from round data (not by
 // the model): it rides on every checkpoint and fills the plan panel footer.
 type ReflectionReport struct {
+	HasPlan        bool          // the task has a plan with steps
 	CompletedSince []string      // steps completed since the last checkpoint
 	Stalled        []StalledStep // active longer than Policy.StallThreshold rounds
 	Tools          []ToolRate    // per tool over the task, by name
@@ -36,7 +37,7 @@ func (r ToolRate) String() string { return fmt.Sprintf("%s %d/%d", r.Tool, r.OK,
 // and context figures of the last round, the task's tool counts, and the
 // completed steps recorded at the last checkpoint.
 func Report(s State, p Policy) ReflectionReport {
-	r := ReflectionReport{ContextUsed: s.ctxUsed, ContextWindow: s.ctxWindow}
+	r := ReflectionReport{HasPlan: len(s.plan.Steps) > 0, ContextUsed: s.ctxUsed, ContextWindow: s.ctxWindow}
 	for _, t := range s.plan.titles(StepCompleted) {
 		if !slices.Contains(s.doneAtCheckpoint, t) {
 			r.CompletedSince = append(r.CompletedSince, t)
@@ -61,9 +62,10 @@ func Report(s State, p Policy) ReflectionReport {
 // Lines renders the report, one finding per line; empty parts are left out.
 func (r ReflectionReport) Lines() []string {
 	var out []string
-	if len(r.CompletedSince) > 0 {
+	switch {
+	case len(r.CompletedSince) > 0:
 		out = append(out, "Completed since the last checkpoint: "+quoteList(r.CompletedSince, maxListed)+".")
-	} else {
+	case r.HasPlan:
 		out = append(out, "Completed since the last checkpoint: no plan steps.")
 	}
 	for _, st := range r.Stalled {

@@ -18,6 +18,7 @@ func TestReport(t *testing.T) {
 	}
 	got := Report(x.s, x.p)
 	want := ReflectionReport{
+		HasPlan:        true,
 		CompletedSince: []string{"a"},
 		Stalled:        []StalledStep{{"b", 4}},
 		Tools:          []ToolRate{{"edit_file", 1, 3}, {"read_file", 4, 4}, {"run_command", 1, 2}},

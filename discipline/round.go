@@ -55,11 +55,14 @@ func (s *State) observeCall(c ToolCall, n int, p Policy, out []Intervention) []I
 			}
 		}
 	}
-	if in := s.observeRepeat(c, n, p); in != nil {
-		out = append(out, *in)
+	rep, streak := s.observeRepeat(c, n, p), s.observeError(c, n, p)
+	if rep != nil && streak != nil && rep.Action == Inject {
+		rep = nil // the same failing call: the streak note says more
 	}
-	if in := s.observeError(c, n, p); in != nil {
-		out = append(out, *in)
+	for _, in := range []*Intervention{rep, streak} {
+		if in != nil {
+			out = append(out, *in)
+		}
 	}
 	s.observeVerify(c, p)
 	return out
