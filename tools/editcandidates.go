@@ -17,42 +17,16 @@ const (
 // closestCandidates describes the places in lines that most resemble
 // oldLines, with line numbers, so the model can copy the real text.
 func closestCandidates(lines, oldLines []string) string {
-	k := len(oldLines)
-	if k > len(lines) {
-		k = len(lines)
-	}
+	k := min(len(oldLines), len(lines))
 	if k == 0 {
 		return "The file is empty."
 	}
 	if len(lines)*k > candMaxWork {
 		oldLines, k = oldLines[firstNonBlank(oldLines):][:1], 1 // huge: compare first lines only
 	}
-	oldToks := make([]map[string]bool, k)
-	for j := range k {
-		oldToks[j] = tokens(oldLines[j])
-	}
-	lineToks := make([]map[string]bool, len(lines))
-	for i, l := range lines {
-		lineToks[i] = tokens(l)
-	}
-	type cand struct {
-		start int
-		score float64
-	}
-	var cs []cand
-	for i := 0; i+k <= len(lines); i++ {
-		s := 0.0
-		for j := range k {
-			s += jaccard(oldToks[j], lineToks[i+j])
-		}
-		if s/float64(k) >= candMinScore {
-			cs = append(cs, cand{i, s / float64(k)})
-		}
-	}
-	sort.SliceStable(cs, func(a, b int) bool { return cs[a].score > cs[b].score })
 	var b strings.Builder
 	var picked []int
-	for _, c := range cs {
+	for _, c := range scoreWindows(lines, oldLines[:k]) {
 		if len(picked) == candMax {
 			break
 		}
@@ -69,6 +43,37 @@ func closestCandidates(lines, oldLines []string) string {
 		return "Nothing in the file resembles it: read the file again, it may differ from what you remember."
 	}
 	return "The closest places in the file are below; copy the exact text from them." + b.String()
+}
+
+type candidate struct {
+	start int
+	score float64
+}
+
+// scoreWindows scores every window of len(old) lines by the mean token
+// similarity of its lines to old's, best first, dropping weak ones.
+func scoreWindows(lines, old []string) []candidate {
+	k := len(old)
+	oldToks := make([]map[string]bool, k)
+	for j := range k {
+		oldToks[j] = tokens(old[j])
+	}
+	lineToks := make([]map[string]bool, len(lines))
+	for i, l := range lines {
+		lineToks[i] = tokens(l)
+	}
+	var cs []candidate
+	for i := 0; i+k <= len(lines); i++ {
+		s := 0.0
+		for j := range k {
+			s += jaccard(oldToks[j], lineToks[i+j])
+		}
+		if s/float64(k) >= candMinScore {
+			cs = append(cs, candidate{i, s / float64(k)})
+		}
+	}
+	sort.SliceStable(cs, func(a, b int) bool { return cs[a].score > cs[b].score })
+	return cs
 }
 
 func overlaps(starts []int, s, k int) bool {
