@@ -21,7 +21,7 @@ func (p *Policy) decideRead(tool, path string) Decision {
 		return Decision{Verdict: Allow}
 	}
 	for _, r := range p.allow {
-		if r.matchesPath(tool, abs) && r.pattern != "" {
+		if r.matchesPath(tool, abs) { // a bare "read_file" rule only means something outside
 			return Decision{Verdict: Allow}
 		}
 	}

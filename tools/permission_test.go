@@ -54,6 +54,7 @@ func TestDecide(t *testing.T) {
 		{"read dotdot asks", none, "list_dir", m{"path": ".."}, Ask, "outside", false},
 		{"glob absolute outside asks", none, "glob", m{"pattern": outside + "/**/*.go"}, Ask, "outside", false},
 		{"read outside allowed by rule", plain, "read_file", m{"path": filepath.Join(outside, "docs/x.md")}, Allow, "", false},
+		{"bare read rule allows outside", mustPolicy(t, ws, PolicyOptions{Allow: []string{"read_file"}}), "read_file", m{"path": outFile}, Allow, "", false},
 		{"read denied by rule", plain, "read_file", m{"path": "secrets/k.txt"}, Deny, "secrets/**", false},
 		{"plan", none, "update_plan", m{"goal": "g"}, Allow, "", false},
 		{"unknown tool", none, "format_disk", m{}, Deny, "unknown tool", false},
