@@ -20,6 +20,7 @@ const (
 	Deny                 // refuse; Reason goes back to the model
 )
 
+// String is the verdict as logged: allow, ask or deny.
 func (v Verdict) String() string {
 	switch v {
 	case Allow:
