@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"context"
+
+	"github.com/keel-dev/keel/agent"
+)
+
+// Bridge carries the agent's questions (permission requests, guard
+// questions) to the UI and the answers back. The agent's goroutine blocks
+// in Ask or AskGuard until the user answers or ctx ends; the UI goroutine
+// never blocks: the event-drain command receives the question as a message.
+//
+// Make it with NewBridge before the session, pass it as both
+// agent.Options.Gate and agent.Options.Asker, and give it to Options.Bridge.
+type Bridge struct {
+	reqs chan *request
+}
+
+var (
+	_ agent.Gate  = (*Bridge)(nil)
+	_ agent.Asker = (*Bridge)(nil)
+)
+
+// NewBridge makes a Bridge.
+func NewBridge() *Bridge {
+	return &Bridge{reqs: make(chan *request)}
+}
+
+// request is one question waiting for the user. Exactly one of perm and
+// guard is set. reply is buffered, so answering never blocks the UI.
+type request struct {
+	perm  *agent.PermissionRequest
+	guard *agent.Intervention
+	reply chan answer
+	done  <-chan struct{} // the asker's ctx: closed when it stopped waiting
+}
+
+// answer is the user's reply to a request.
+type answer struct {
+	perm  agent.PermissionReply
+	guard agent.GuardAnswer
+}
+
+// Ask implements agent.Gate: it shows the permission dialog and waits.
+func (b *Bridge) Ask(ctx context.Context, req agent.PermissionRequest) (agent.PermissionReply, error) {
+	a, err := b.ask(ctx, &request{perm: &req})
+	return a.perm, err
+}
+
+// AskGuard implements agent.Asker: it shows the guard's question and waits.
+func (b *Bridge) AskGuard(ctx context.Context, in agent.Intervention) (agent.GuardAnswer, error) {
+	a, err := b.ask(ctx, &request{guard: &in})
+	return a.guard, err
+}
+
+func (b *Bridge) ask(ctx context.Context, r *request) (answer, error) {
+	r.reply = make(chan answer, 1)
+	r.done = ctx.Done()
+	select {
+	case b.reqs <- r:
+	case <-ctx.Done():
+		return answer{}, ctx.Err()
+	}
+	select {
+	case a := <-r.reply:
+		return a, nil
+	case <-ctx.Done():
+		return answer{}, ctx.Err()
+	}
+}
+
+// answer sends the user's reply; it never blocks (the channel has room for
+// the one reply, and a request is answered once).
+func (r *request) answer(a answer) {
+	select {
+	case r.reply <- a:
+	default:
+	}
+}
+
+// withdrawn reports whether the asker stopped waiting (its task ended).
+func (r *request) withdrawn() bool {
+	select {
+	case <-r.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func permReply(allow, session bool, reason string) agent.PermissionReply {
+	return agent.PermissionReply{Allow: allow, ForSession: session, Reason: reason}
+}
+
+func guardReply(cont bool, guidance string) agent.GuardAnswer {
+	return agent.GuardAnswer{Continue: cont, Guidance: guidance}
+}

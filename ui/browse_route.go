@@ -1,0 +1,44 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// openBrowser opens the datalog browser and loads the sessions list.
+func (m *Model) openBrowser() tea.Cmd {
+	if m.opts.DB == nil {
+		m.notice("the datalog is off, so there is nothing to browse — enable it in `keel config`")
+		return nil
+	}
+	m.browser = &browser{loading: true}
+	return listSessions(m.opts.DB)
+}
+
+// browserKey passes a key to the browser and carries out what it asks.
+func (m *Model) browserKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch m.browser.key(msg, max(m.height-3, 1)) {
+	case browseClose:
+		m.browser = nil
+	case browseLoad:
+		return loadSession(m.opts.DB, m.browser.selectedID())
+	case browseResume:
+		id := m.browser.selectedID()
+		m.browser = nil
+		return m.resume(id)
+	}
+	return nil
+}
+
+// resume asks to continue a logged session: through the Resume hook, or
+// by quitting so Run returns a *ResumeRequest.
+func (m *Model) resume(id string) tea.Cmd {
+	if m.running {
+		m.notice("keel is working: cancel the task with esc before resuming another session")
+		return nil
+	}
+	if m.opts.Resume != nil {
+		return m.opts.Resume(id)
+	}
+	m.resumeID = id
+	return m.quit()
+}

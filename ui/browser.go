@@ -1,0 +1,219 @@
+package ui
+
+import (
+	"context"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/keel-dev/keel/agent/datalog"
+)
+
+// browseLevel is where the datalog browser is.
+type browseLevel int
+
+const (
+	levelSessions browseLevel = iota // the sessions list, type to filter
+	levelRounds                      // one session's round timeline
+	levelRound                       // one round in full
+)
+
+// browser is the datalog browser: sessions → a session's rounds → a round.
+// It reads the datalog only in commands; their results arrive as messages.
+type browser struct {
+	level    browseLevel
+	sessions []datalog.Session
+	filter   string
+	cursor   int // in the filtered sessions, or in the rounds
+	listTop  int
+	detail   *datalog.SessionDetail
+	roundTop int
+	round    []string // the open round's lines, rendered once per width
+	roundW   int
+	scroll   int
+	loading  bool
+	err      string
+}
+
+// sessionsMsg carries the sessions list, loaded in a command.
+type sessionsMsg struct {
+	sessions []datalog.Session
+	err      error
+}
+
+// detailMsg carries one session's rounds, loaded in a command.
+type detailMsg struct {
+	detail *datalog.SessionDetail
+	err    error
+}
+
+// listSessions loads the newest sessions. db is captured, not read from the
+// model, so the command touches no model state.
+func listSessions(db *datalog.DB) tea.Cmd {
+	return func() tea.Msg {
+		s, err := db.ListSessions(context.Background(), datalog.Filter{Limit: 500})
+		return sessionsMsg{sessions: s, err: err}
+	}
+}
+
+func loadSession(db *datalog.DB, id string) tea.Cmd {
+	return func() tea.Msg {
+		d, err := db.LoadSession(context.Background(), id)
+		return detailMsg{detail: d, err: err}
+	}
+}
+
+// filtered is the sessions whose id, model, project or first prompt
+// contain the filter (case-insensitive).
+func (b *browser) filtered() []datalog.Session {
+	if b.filter == "" {
+		return b.sessions
+	}
+	f := strings.ToLower(b.filter)
+	var out []datalog.Session
+	for _, s := range b.sessions {
+		hay := strings.ToLower(s.ID + " " + s.Model + " " + s.Provider + " " + s.ProjectRoot + " " + s.FirstPrompt + " " + s.StopReason)
+		if strings.Contains(hay, f) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// selectedID is the session the cursor is on ("" when none).
+func (b *browser) selectedID() string {
+	if b.level != levelSessions && b.detail != nil {
+		return b.detail.Session.ID
+	}
+	fs := b.filtered()
+	if b.cursor < 0 || b.cursor >= len(fs) {
+		return ""
+	}
+	return fs[b.cursor].ID
+}
+
+// browseAction is what a key in the browser asks the root model to do.
+type browseAction int
+
+const (
+	browseNone   browseAction = iota
+	browseClose                // leave the browser
+	browseLoad                 // load the selected session's rounds
+	browseResume               // resume the selected session
+)
+
+// key handles one key; the root model carries out the returned action.
+func (b *browser) key(k tea.KeyPressMsg, height int) browseAction {
+	switch b.level {
+	case levelSessions:
+		return b.sessionsKey(k)
+	case levelRounds:
+		return b.roundsKey(k.String())
+	}
+	return b.roundKey(k.String(), height)
+}
+
+func (b *browser) sessionsKey(k tea.KeyPressMsg) browseAction {
+	switch k.String() {
+	case "esc":
+		if b.filter != "" {
+			b.filter, b.cursor = "", 0
+			return browseNone
+		}
+		return browseClose
+	case "up":
+		b.cursor = max(b.cursor-1, 0)
+	case "down":
+		b.cursor = min(b.cursor+1, max(len(b.filtered())-1, 0))
+	case "enter":
+		if b.selectedID() != "" {
+			b.loading = true
+			return browseLoad
+		}
+	case "ctrl+r":
+		if b.selectedID() != "" {
+			return browseResume
+		}
+	case "backspace":
+		if b.filter != "" {
+			b.filter = b.filter[:len(b.filter)-1]
+			b.cursor = 0
+		}
+	default:
+		// Printable keys filter; r is a letter here (ctrl+r resumes).
+		if k.Text != "" && k.Mod&^tea.ModShift == 0 {
+			b.filter += k.Text
+			b.cursor = 0
+		}
+	}
+	return browseNone
+}
+
+func (b *browser) roundsKey(k string) browseAction {
+	n := 0
+	if b.detail != nil {
+		n = len(b.detail.Rounds)
+	}
+	switch k {
+	case "esc", "backspace":
+		b.level, b.detail = levelSessions, nil
+	case "up", "k":
+		b.cursor = max(b.cursor-1, 0)
+	case "down", "j":
+		b.cursor = min(b.cursor+1, max(n-1, 0))
+	case "home":
+		b.cursor = 0
+	case "end":
+		b.cursor = max(n-1, 0)
+	case "enter":
+		if n > 0 {
+			b.level, b.round, b.scroll = levelRound, nil, 0
+		}
+	case "r":
+		return browseResume
+	}
+	return browseNone
+}
+
+func (b *browser) roundKey(k string, height int) browseAction {
+	switch k {
+	case "esc", "backspace":
+		b.level = levelRounds
+	case "up", "k":
+		b.scroll = max(b.scroll-1, 0)
+	case "down", "j":
+		b.scroll++
+	case "pgup":
+		b.scroll = max(b.scroll-height, 0)
+	case "pgdown", "space":
+		b.scroll += height
+	case "home":
+		b.scroll = 0
+	case "r":
+		return browseResume
+	}
+	return browseNone
+}
+
+// loaded takes a command's result.
+func (b *browser) loaded(msg tea.Msg) {
+	b.loading = false
+	switch msg := msg.(type) {
+	case sessionsMsg:
+		b.err = errText(msg.err)
+		b.sessions = msg.sessions
+		b.cursor = 0
+	case detailMsg:
+		b.err = errText(msg.err)
+		if msg.err == nil {
+			b.detail, b.level, b.cursor, b.roundTop = msg.detail, levelRounds, 0, 0
+		}
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return "could not read the datalog: " + err.Error() + " — check the path in `keel config`"
+}

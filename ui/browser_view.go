@@ -1,0 +1,188 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/keel-dev/keel/agent/datalog"
+)
+
+// view renders the browser for width × height.
+func (b *browser) view(r *renderer, width, height int) string {
+	st := r.st
+	var title, help string
+	var body []string
+	switch b.level {
+	case levelSessions:
+		title = "Sessions"
+		if b.filter != "" {
+			title += "  filter: " + b.filter
+		} else {
+			title += "  (type to filter)"
+		}
+		help = "↑/↓ move · enter open · ctrl+r resume · esc close"
+		body = b.sessionLines(r, width, height-3)
+	case levelRounds:
+		s := b.detail.Session
+		title = fmt.Sprintf("Session %s · %s/%s · %d rounds", datalog.ShortID(s.ID), s.Provider, s.Model, len(b.detail.Rounds))
+		help = "↑/↓ move · enter open round · r resume · esc back"
+		body = b.roundLines(r, width, height-3)
+	case levelRound:
+		rd := b.detail.Rounds[b.cursor]
+		title = fmt.Sprintf("Round %d of session %s", rd.Round.Seq, datalog.ShortID(b.detail.Session.ID))
+		help = "↑/↓ PgUp/PgDn scroll · r resume · esc back"
+		body = b.roundDetail(r, width, height-3)
+	}
+	switch {
+	case b.err != "":
+		body = append([]string{st.ErrorCard.Render(ansi.Truncate("✗ "+b.err, width, "…"))}, body...)
+	case b.loading:
+		body = append([]string{st.Dim.Render("loading…")}, body...)
+	}
+	lines := []string{st.Title.Render(ansi.Truncate(title, width, "…")), ""}
+	lines = append(lines, body...)
+	for len(lines) < height-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines[:height-1], st.Dim.Render(ansi.Truncate(help, width, "…")))
+	return strings.Join(lines, "\n")
+}
+
+func (b *browser) sessionLines(r *renderer, width, height int) []string {
+	fs := b.filtered()
+	if len(fs) == 0 {
+		if b.loading {
+			return nil
+		}
+		return []string{r.st.Dim.Render("no sessions" + map[bool]string{true: " match the filter", false: " logged yet"}[b.filter != ""])}
+	}
+	if b.cursor < b.listTop {
+		b.listTop = b.cursor
+	}
+	if b.cursor >= b.listTop+height {
+		b.listTop = b.cursor - height + 1
+	}
+	var out []string
+	for i := b.listTop; i < len(fs) && len(out) < height; i++ {
+		s := fs[i]
+		row := fmt.Sprintf("%s  %s  %-22s %4d rounds  %-12s %s", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
+			ansi.Truncate(s.Provider+"/"+s.Model, 22, "…"), s.Totals.Rounds, s.StopReason, oneLine(s.FirstPrompt))
+		out = append(out, r.cursorLine(i == b.cursor, row, width))
+	}
+	return out
+}
+
+// cursorLine marks the line under the cursor.
+func (r *renderer) cursorLine(on bool, row string, width int) string {
+	row = ansi.Truncate(row, width-2, "…")
+	if on {
+		return r.st.Selected.Render("▶ ") + r.st.Bold.Render(row)
+	}
+	return "  " + row
+}
+
+// roundLines draws the timeline from roundTop, moving it so the cursor's
+// round is on screen; only the rounds drawn are formatted.
+func (b *browser) roundLines(r *renderer, width, height int) []string {
+	rounds := b.detail.Rounds
+	if len(rounds) == 0 {
+		return []string{r.st.Dim.Render("this session has no rounds")}
+	}
+	// Every round takes at least one line, so the cursor's round is never
+	// more than height rounds below the top.
+	b.roundTop = min(max(b.roundTop, b.cursor-height+1), b.cursor)
+	for {
+		var out []string
+		fits := false
+		for i := b.roundTop; i < len(rounds) && len(out) < height; i++ {
+			blk := b.roundSummary(r, i, width)
+			if i == b.cursor {
+				fits = len(out) < height // its head line is on screen
+			}
+			out = append(out, blk...)
+		}
+		if fits || b.roundTop >= b.cursor {
+			return out[:min(len(out), height)]
+		}
+		b.roundTop++
+	}
+}
+
+// roundSummary is one round's timeline block: its head line, then its tool
+// calls, interventions and plan changes.
+func (b *browser) roundSummary(r *renderer, i, width int) []string {
+	rd := b.detail.Rounds[i]
+	rr := rd.Round
+	head := fmt.Sprintf("round %d · task %d · %s · in %s out %s · %s", rr.Seq, rr.TaskSeq, formatDuration(rr.Duration),
+		humanTokens(rr.TokensIn), humanTokens(rr.TokensOut), rr.FinishReason)
+	out := []string{r.cursorLine(i == b.cursor, head, width)}
+	sub := func(s string) { out = append(out, "    "+ansi.Truncate(s, width-6, "…")) }
+	for _, tc := range rd.ToolCalls {
+		icon := r.st.OK.Render("✓")
+		if tc.IsError {
+			icon = r.st.Fail.Render("✗")
+		}
+		if tc.Permission == "deny" {
+			icon = r.st.Warn.Render("⊘")
+		}
+		sub(icon + " " + tc.Name + " " + keyArgument(tc.Name, tc.Arguments) + r.st.Dim.Render(" "+formatDuration(tc.Duration)))
+	}
+	for _, iv := range rd.Interventions {
+		sub(r.st.Warn.Render("◆ "+iv.Kind) + fmt.Sprintf(" at call %d", iv.AtToolCall))
+	}
+	for _, p := range rd.Plans {
+		sub(r.st.Accent.Render("▤ plan") + fmt.Sprintf(" attempt %d %s", p.Attempt, p.Status))
+	}
+	return out
+}
+
+// roundDetail renders the open round in full once per width, then shows
+// the scrolled window of it.
+func (b *browser) roundDetail(r *renderer, width, height int) []string {
+	if b.round == nil || b.roundW != width {
+		b.round, b.roundW = roundFull(r, b.detail.Rounds[b.cursor], width), width
+	}
+	b.scroll = min(b.scroll, max(len(b.round)-height, 0))
+	return b.round[b.scroll:min(b.scroll+height, len(b.round))]
+}
+
+func roundFull(r *renderer, rd *datalog.RoundDetail, width int) []string {
+	rr := rd.Round
+	var out []string
+	add := func(style styleRenderer, s string) { out = append(out, wrapStyled(style, s, width)...) }
+	add(r.st.Dim, fmt.Sprintf("task %d · started %s · %s (first token %s) · in %d out %d cached %d · $%.4f · finish %s · retries %d",
+		rr.TaskSeq, rr.Started.Local().Format(time.DateTime), formatDuration(rr.Duration), formatDuration(rr.FirstToken),
+		rr.TokensIn, rr.TokensOut, rr.TokensCached, rr.Cost, rr.FinishReason, rr.Retries))
+	for _, t := range rd.Transitions {
+		add(r.st.Dim, fmt.Sprintf("state %s → %s %s", t.From, t.To, t.Detail))
+	}
+	for _, m := range rd.Messages {
+		if strings.TrimSpace(m.Msg.Content) == "" {
+			continue
+		}
+		out = append(out, "", r.st.Bold.Render(string(m.Msg.Role)))
+		add(r.st.Status, m.Msg.Content)
+	}
+	for _, tc := range rd.ToolCalls {
+		out = append(out, "", r.st.Bold.Render(fmt.Sprintf("tool %s · %s · %s by %s", tc.Name, formatDuration(tc.Duration), tc.Permission, tc.DecidedBy)))
+		add(r.st.Dim, tc.Arguments)
+		add(r.st.Status, tc.Result)
+	}
+	for _, iv := range rd.Interventions {
+		out = append(out, "", r.st.Warn.Render(fmt.Sprintf("intervention %s at call %d %s", iv.Kind, iv.AtToolCall, iv.Figures)))
+		add(r.st.Status, iv.Message)
+		if iv.Reply != "" {
+			add(r.st.Dim, "reply: "+iv.Reply)
+		}
+	}
+	for _, p := range rd.Plans {
+		out = append(out, "", r.st.Accent.Render(fmt.Sprintf("plan attempt %d %s", p.Attempt, p.Status)))
+		add(r.st.Dim, string(p.Plan))
+	}
+	for _, fc := range rd.FileChanges {
+		add(r.st.Status, fmt.Sprintf("file %s (new: %v)", fc.Path, !fc.Existed))
+	}
+	return out
+}

@@ -1,0 +1,218 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// dialogs holds the questions waiting for the user and shows the first:
+// permission requests (allow once / for the session / deny with a reason)
+// and guard questions (continue / stop / guidance).
+type dialogs struct {
+	pending []*request
+	typing  bool // entering a deny reason or guidance
+	text    editor
+}
+
+func newDialogs() dialogs {
+	return dialogs{text: newEditor("> ", 3, false)}
+}
+
+func (d *dialogs) active() bool { return len(d.pending) > 0 }
+
+func (d *dialogs) push(r *request) { d.pending = append(d.pending, r) }
+
+// prune drops questions whose asker stopped waiting (its task ended).
+func (d *dialogs) prune() {
+	kept := d.pending[:0]
+	for _, r := range d.pending {
+		if !r.withdrawn() {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == 0 || (len(d.pending) > 0 && kept[0] != d.pending[0]) {
+		d.stopTyping()
+	}
+	d.pending = kept
+}
+
+// key handles a key while a dialog is up; it reports a line for the
+// transcript describing the decision ("" when none was made).
+func (d *dialogs) key(msg tea.KeyPressMsg) (string, tea.Cmd) {
+	r := d.pending[0]
+	if d.typing {
+		return d.typingKey(r, msg)
+	}
+	k := msg.String()
+	if r.perm != nil {
+		return d.permKey(r, k)
+	}
+	return d.guardKey(r, k)
+}
+
+func (d *dialogs) permKey(r *request, k string) (string, tea.Cmd) {
+	switch k {
+	case "a", "y":
+		return d.reply(r, answer{perm: permReply(true, false, "")}, "allowed "+r.perm.Tool+" once"), nil
+	case "s":
+		return d.reply(r, answer{perm: permReply(true, true, "")}, "allowed for this session: "+r.perm.Grant), nil
+	case "d", "n":
+		return "", d.startTyping("reason for the model (optional), Enter denies")
+	case "esc":
+		return d.reply(r, answer{perm: permReply(false, false, "")}, "denied "+r.perm.Tool), nil
+	}
+	return "", nil
+}
+
+func (d *dialogs) guardKey(r *request, k string) (string, tea.Cmd) {
+	switch k {
+	case "c", "enter":
+		return d.reply(r, answer{guard: guardReply(true, "")}, "told keel to continue"), nil
+	case "s", "esc":
+		return d.reply(r, answer{guard: guardReply(false, "")}, "told keel to stop"), nil
+	case "g":
+		return "", d.startTyping("guidance for the model, Enter continues with it")
+	}
+	return "", nil
+}
+
+func (d *dialogs) typingKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
+	switch msg.String() {
+	case "esc":
+		d.stopTyping()
+		return "", nil
+	case "enter":
+		text := strings.TrimSpace(d.text.Value())
+		if r.perm != nil {
+			line := "denied " + r.perm.Tool
+			if text != "" {
+				line += ": " + text
+			}
+			return d.reply(r, answer{perm: permReply(false, false, text)}, line), nil
+		}
+		return d.reply(r, answer{guard: guardReply(true, text)}, "continue with guidance: "+text), nil
+	}
+	d.text.Update(msg)
+	return "", nil
+}
+
+// paste passes pasted text to the reason box while typing.
+func (d *dialogs) paste(msg tea.PasteMsg) {
+	if d.typing {
+		d.text.Update(msg)
+	}
+}
+
+func (d *dialogs) startTyping(placeholder string) tea.Cmd {
+	d.typing = true
+	d.text.Reset()
+	d.text.placeholder = placeholder
+	return nil
+}
+
+func (d *dialogs) stopTyping() {
+	d.typing = false
+	d.text.Reset()
+}
+
+// reply answers the first question and moves to the next.
+func (d *dialogs) reply(r *request, a answer, line string) string {
+	r.answer(a)
+	d.pending = d.pending[1:]
+	d.stopTyping()
+	return line
+}
+
+// view renders the first question as a bordered box width columns wide.
+func (d *dialogs) view(rd *renderer, width int) string {
+	st := rd.st
+	r := d.pending[0]
+	inner := max(width-4, 10)
+	var lines []string
+	if r.perm != nil {
+		lines = d.permLines(rd, r, inner)
+	} else {
+		lines = d.guardLines(st, r, inner)
+	}
+	if n := len(d.pending); n > 1 {
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("1 of %d pending", n)))
+	}
+	if d.typing {
+		d.text.width = inner
+		lines = append(lines, d.text.View(st.Dim))
+	}
+	return st.Dialog.Width(width).Render(strings.Join(lines, "\n"))
+}
+
+func (d *dialogs) permLines(rd *renderer, r *request, width int) []string {
+	st, p := rd.st, r.perm
+	title := "Allow " + p.Tool + "?"
+	if p.Destructive {
+		title += "  (destructive)"
+	}
+	lines := []string{st.Title.Render(title)}
+	if p.Reason != "" {
+		lines = append(lines, wrapStyled(st.Warn, "why it asks: "+p.Reason, width)...)
+	}
+	body := p.Summary
+	if body == "" {
+		body = p.Args
+	}
+	lines = append(lines, wrapStyled(st.Bold, body, width)...)
+	if prev := editPreview(p.Tool, p.Args); prev != "" {
+		lines = append(lines, rd.diff(prev, width, true)...)
+	}
+	if d.typing {
+		return lines
+	}
+	keys := st.StatusKey.Render("a") + " allow once   " + st.StatusKey.Render("s") + " allow for this session   " +
+		st.StatusKey.Render("d") + " deny (with a reason)"
+	lines = append(lines, "", ansi.Truncate(keys, width, "…"))
+	if p.Grant != "" {
+		lines = append(lines, wrapStyled(st.Dim, "s covers: "+p.Grant, width)...)
+	}
+	return lines
+}
+
+func (d *dialogs) guardLines(st Styles, r *request, width int) []string {
+	in := r.guard
+	lines := []string{st.Title.Render("keel stopped a loop — continue?")}
+	lines = append(lines, wrapStyled(st.Status, in.Why, width)...)
+	if d.typing {
+		return lines
+	}
+	keys := st.StatusKey.Render("c") + " continue   " + st.StatusKey.Render("s") + " stop   " +
+		st.StatusKey.Render("g") + " continue with guidance"
+	return append(lines, "", ansi.Truncate(keys, width, "…"))
+}
+
+// editPreview is a diff-like preview of an edit or a write, from its
+// arguments, so the user sees what will change before allowing it.
+func editPreview(tool, args string) string {
+	var a struct {
+		Old     *string `json:"old_string"`
+		New     *string `json:"new_string"`
+		Content *string `json:"content"`
+	}
+	if json.Unmarshal([]byte(args), &a) != nil {
+		return ""
+	}
+	var b strings.Builder
+	prefix := func(text, mark string) {
+		for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+			b.WriteString(mark + l + "\n")
+		}
+	}
+	switch {
+	case a.Old != nil && a.New != nil:
+		prefix(*a.Old, "-")
+		prefix(*a.New, "+")
+	case a.Content != nil:
+		prefix(*a.Content, "+")
+	}
+	return b.String()
+}

@@ -1,0 +1,298 @@
+package ui
+
+import (
+	"strings"
+	"unicode"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// editor is a small multi-line text editor: the prompt box and the
+// dialog's reason line. (bubbles' textarea and textinput import
+// github.com/atotto/clipboard, which this module does not require.)
+//
+// The text is kept as lines of runes with a cursor; rendering soft-wraps
+// each line to the width and draws the cursor as a reversed cell.
+type editor struct {
+	lines       [][]rune
+	row, col    int
+	width       int
+	maxRows     int // rows shown at most (the box grows up to it)
+	prompt      string
+	placeholder string
+	focused     bool
+	multiline   bool
+}
+
+func newEditor(prompt string, maxRows int, multiline bool) editor {
+	return editor{lines: [][]rune{nil}, prompt: prompt, maxRows: maxRows, multiline: multiline, focused: true, width: 40}
+}
+
+// Value is the text.
+func (e *editor) Value() string {
+	parts := make([]string, len(e.lines))
+	for i, l := range e.lines {
+		parts[i] = string(l)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// SetValue replaces the text and puts the cursor at its end.
+func (e *editor) SetValue(s string) {
+	e.lines = e.lines[:0]
+	for _, l := range strings.Split(s, "\n") {
+		e.lines = append(e.lines, []rune(l))
+	}
+	e.row = len(e.lines) - 1
+	e.col = len(e.lines[e.row])
+}
+
+// Reset empties the editor.
+func (e *editor) Reset() { e.SetValue("") }
+
+// Line is the cursor's row; LineCount the number of rows of text.
+func (e *editor) Line() int      { return e.row }
+func (e *editor) LineCount() int { return len(e.lines) }
+
+// InsertString inserts s at the cursor (newlines split lines).
+func (e *editor) InsertString(s string) {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	for i, part := range strings.Split(s, "\n") {
+		if i > 0 {
+			e.newline()
+		}
+		for _, r := range part {
+			if r == '\t' {
+				r = ' '
+			}
+			if unicode.IsPrint(r) || r == ' ' {
+				e.insertRune(r)
+			}
+		}
+	}
+}
+
+func (e *editor) insertRune(r rune) {
+	l := e.lines[e.row]
+	l = append(l[:e.col], append([]rune{r}, l[e.col:]...)...)
+	e.lines[e.row] = l
+	e.col++
+}
+
+func (e *editor) newline() {
+	l := e.lines[e.row]
+	rest := append([]rune(nil), l[e.col:]...)
+	e.lines[e.row] = l[:e.col]
+	e.lines = append(e.lines[:e.row+1], append([][]rune{rest}, e.lines[e.row+1:]...)...)
+	e.row, e.col = e.row+1, 0
+}
+
+// Update handles a key or a paste.
+func (e *editor) Update(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		if !e.multiline {
+			e.InsertString(strings.ReplaceAll(msg.Content, "\n", " "))
+			return
+		}
+		e.InsertString(msg.Content)
+	case tea.KeyPressMsg:
+		if !e.edit(msg.String()) && msg.Text != "" && msg.Mod&^tea.ModShift == 0 {
+			e.InsertString(msg.Text)
+		}
+	}
+}
+
+// edit applies an editing key; it reports whether k was one.
+func (e *editor) edit(k string) bool {
+	switch k {
+	case "alt+enter", "shift+enter", "ctrl+j":
+		if e.multiline {
+			e.newline()
+		}
+	case "backspace", "ctrl+h":
+		e.backspace()
+	case "delete", "ctrl+d":
+		e.deleteForward()
+	case "left", "ctrl+b":
+		e.left()
+	case "right", "ctrl+f":
+		e.right()
+	case "up":
+		e.vertical(-1)
+	case "down":
+		e.vertical(1)
+	case "home", "ctrl+a":
+		e.col = 0
+	case "end", "ctrl+e":
+		e.col = len(e.lines[e.row])
+	case "ctrl+u":
+		e.lines[e.row], e.col = e.lines[e.row][e.col:], 0
+	case "ctrl+k":
+		e.lines[e.row] = e.lines[e.row][:e.col]
+	case "ctrl+w", "alt+backspace":
+		e.deleteWord()
+	case "alt+left", "ctrl+left", "alt+b":
+		e.wordLeft()
+	case "alt+right", "ctrl+right", "alt+f":
+		e.wordRight()
+	default:
+		return false
+	}
+	return true
+}
+
+func (e *editor) backspace() {
+	switch {
+	case e.col > 0:
+		l := e.lines[e.row]
+		e.lines[e.row] = append(l[:e.col-1], l[e.col:]...)
+		e.col--
+	case e.row > 0:
+		prev := e.lines[e.row-1]
+		e.col = len(prev)
+		e.lines[e.row-1] = append(prev, e.lines[e.row]...)
+		e.lines = append(e.lines[:e.row], e.lines[e.row+1:]...)
+		e.row--
+	}
+}
+
+func (e *editor) deleteForward() {
+	l := e.lines[e.row]
+	switch {
+	case e.col < len(l):
+		e.lines[e.row] = append(l[:e.col], l[e.col+1:]...)
+	case e.row < len(e.lines)-1:
+		e.lines[e.row] = append(l, e.lines[e.row+1]...)
+		e.lines = append(e.lines[:e.row+1], e.lines[e.row+2:]...)
+	}
+}
+
+func (e *editor) left() {
+	switch {
+	case e.col > 0:
+		e.col--
+	case e.row > 0:
+		e.row--
+		e.col = len(e.lines[e.row])
+	}
+}
+
+func (e *editor) right() {
+	switch {
+	case e.col < len(e.lines[e.row]):
+		e.col++
+	case e.row < len(e.lines)-1:
+		e.row, e.col = e.row+1, 0
+	}
+}
+
+func (e *editor) vertical(d int) {
+	r := e.row + d
+	if r < 0 || r >= len(e.lines) {
+		return
+	}
+	e.row, e.col = r, min(e.col, len(e.lines[r]))
+}
+
+func (e *editor) deleteWord() {
+	start := e.col
+	e.wordLeft()
+	if e.row < len(e.lines) {
+		l := e.lines[e.row]
+		if start <= len(l) && e.col <= start {
+			e.lines[e.row] = append(l[:e.col], l[start:]...)
+		}
+	}
+}
+
+func (e *editor) wordLeft() {
+	l := e.lines[e.row]
+	for e.col > 0 && unicode.IsSpace(l[e.col-1]) {
+		e.col--
+	}
+	for e.col > 0 && !unicode.IsSpace(l[e.col-1]) {
+		e.col--
+	}
+}
+
+func (e *editor) wordRight() {
+	l := e.lines[e.row]
+	for e.col < len(l) && unicode.IsSpace(l[e.col]) {
+		e.col++
+	}
+	for e.col < len(l) && !unicode.IsSpace(l[e.col]) {
+		e.col++
+	}
+}
+
+// rows soft-wraps the text to the width (after the prompt) and returns the
+// rows and the row the cursor is on.
+func (e *editor) rows() ([]string, int) {
+	w := max(e.width-ansi.StringWidth(e.prompt), 2)
+	var rows []string
+	cursorRow := 0
+	for i, l := range e.lines {
+		runes := l
+		if i == e.row && e.focused {
+			runes = append(append([]rune(nil), l...), ' ') // room for the cursor at the end
+		}
+		first := len(rows)
+		for off := 0; ; off += w {
+			end := min(off+w, len(runes))
+			rows = append(rows, e.draw(i, runes[off:end], first == len(rows), off))
+			if end >= len(runes) {
+				break
+			}
+		}
+		if i == e.row {
+			cursorRow = first + min(e.col/w, len(rows)-first-1)
+		}
+	}
+	return rows, cursorRow
+}
+
+// draw renders one wrapped row of line i that starts at rune offset off,
+// with the cursor reversed when it falls in this row.
+func (e *editor) draw(i int, runes []rune, firstRow bool, off int) string {
+	var b strings.Builder
+	if firstRow && i == 0 {
+		b.WriteString(e.prompt)
+	} else {
+		b.WriteString(strings.Repeat(" ", ansi.StringWidth(e.prompt)))
+	}
+	for j, r := range runes {
+		if e.focused && i == e.row && off+j == e.col {
+			b.WriteString(ansi.SGR(ansi.ReverseAttr) + string(r) + ansi.SGR(ansi.NoReverseAttr))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Height is the rows the editor shows.
+func (e *editor) Height() int {
+	rows, _ := e.rows()
+	return min(max(len(rows), 1), e.maxRows)
+}
+
+// View renders the editor: the placeholder when empty, otherwise the rows
+// around the cursor.
+func (e *editor) View(placeholderStyle styleRenderer) string {
+	if e.Value() == "" && e.placeholder != "" {
+		cur := ""
+		if e.focused {
+			cur = ansi.SGR(ansi.ReverseAttr) + " " + ansi.SGR(ansi.NoReverseAttr)
+		}
+		ph := ansi.Truncate(e.placeholder, max(e.width-ansi.StringWidth(e.prompt)-1, 1), "…")
+		return e.prompt + cur + placeholderStyle.Render(ph)
+	}
+	rows, cur := e.rows()
+	if len(rows) > e.maxRows {
+		start := min(max(cur-e.maxRows+1, 0), len(rows)-e.maxRows)
+		rows = rows[start : start+e.maxRows]
+	}
+	return strings.Join(rows, "\n")
+}

@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// pasteCollapseLines is the size from which a paste shows as one line in
+// the box; the whole text is still sent.
+const pasteCollapseLines = 10
+
+// maxInputHeight is the most rows the input box grows to.
+const maxInputHeight = 6
+
+// input is the prompt box: an editor with history browsing and collapsed
+// pastes.
+type input struct {
+	ta      editor
+	st      Styles
+	history []string
+	hpos    int    // index into history while browsing; len(history) when not
+	draft   string // what was typed before browsing history
+	pastes  []paste
+}
+
+// paste is a large paste: its placeholder in the box and its full text.
+type paste struct{ placeholder, text string }
+
+func newInput(st Styles) input {
+	ta := newEditor("› ", maxInputHeight, true)
+	ta.placeholder = "Ask keel… (Enter sends, Alt+Enter newline, / commands, ? help)"
+	return input{ta: ta, st: st}
+}
+
+func (in *input) setWidth(w int) { in.ta.width = max(w, 4) }
+
+func (in *input) value() string { return in.ta.Value() }
+
+func (in *input) empty() bool { return strings.TrimSpace(in.ta.Value()) == "" }
+
+// update passes a key or paste to the editor, collapsing large pastes and
+// browsing history with Up/Down at the first/last line.
+func (in *input) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		if n := strings.Count(msg.Content, "\n") + 1; n >= pasteCollapseLines {
+			in.addPaste(msg.Content, n)
+			return nil
+		}
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "up":
+			if in.ta.Line() == 0 && in.browse(-1) {
+				return nil
+			}
+		case "down":
+			if in.ta.Line() == in.ta.LineCount()-1 && in.browse(1) {
+				return nil
+			}
+		}
+	}
+	in.ta.Update(msg)
+	return nil
+}
+
+func (in *input) addPaste(text string, lines int) {
+	ph := fmt.Sprintf("[pasted %d lines]", lines)
+	for i := 2; strings.Contains(in.ta.Value(), ph); i++ {
+		ph = fmt.Sprintf("[pasted %d lines #%d]", lines, i)
+	}
+	in.pastes = append(in.pastes, paste{placeholder: ph, text: text})
+	in.ta.InsertString(ph)
+}
+
+// browse moves through the history; it reports whether it moved.
+func (in *input) browse(dir int) bool {
+	if len(in.history) == 0 {
+		return false
+	}
+	if in.hpos == len(in.history) && dir < 0 {
+		in.draft = in.ta.Value()
+	}
+	next := in.hpos + dir
+	if next < 0 || next > len(in.history) {
+		return false
+	}
+	in.hpos = next
+	if next == len(in.history) {
+		in.ta.SetValue(in.draft)
+	} else {
+		in.ta.SetValue(in.history[next])
+	}
+	return true
+}
+
+// take empties the box and returns the prompt with pastes expanded, and
+// what the box showed (for history and the transcript).
+func (in *input) take() (prompt, shown string) {
+	shown = strings.TrimSpace(in.ta.Value())
+	prompt = shown
+	for _, p := range in.pastes {
+		prompt = strings.Replace(prompt, p.placeholder, p.text, 1)
+	}
+	in.pastes = nil
+	in.ta.Reset()
+	if shown != "" && (len(in.history) == 0 || in.history[len(in.history)-1] != shown) {
+		in.history = append(in.history, shown)
+	}
+	in.hpos = len(in.history)
+	in.draft = ""
+	return prompt, shown
+}
+
+// set replaces the box's text (slash completion).
+func (in *input) set(s string) { in.ta.SetValue(s) }
+
+func (in *input) view() string { return in.ta.View(in.st.Dim) }
+
+func (in *input) height() int { return in.ta.Height() }

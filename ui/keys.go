@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// wheelLines is how far one mouse wheel notch scrolls.
+const wheelLines = 3
+
+// handleKey routes a key: ctrl+c always; then an open dialog, the browser
+// or the help overlay take it; then the screen's keys; then the input.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, m.keys.Quit) {
+		return m.ctrlC()
+	}
+	m.quitArmed, m.status.hint = false, ""
+	switch {
+	case m.dialogs.active():
+		line, cmd := m.dialogs.key(msg)
+		if line != "" {
+			m.notice(line)
+		}
+		return cmd
+	case m.browser != nil:
+		return m.browserKey(msg)
+	case m.showHelp:
+		m.showHelp = false // any key closes the help
+		return nil
+	}
+	if cmd, ok := m.screenKey(msg); ok {
+		return cmd
+	}
+	if m.input.empty() {
+		if cmd, ok := m.emptyInputKey(msg); ok {
+			return cmd
+		}
+	}
+	m.completions = nil
+	return m.input.update(msg)
+}
+
+// ctrlC cancels a running task on the first press and quits on the second.
+func (m *Model) ctrlC() tea.Cmd {
+	if m.quitArmed {
+		return m.quit()
+	}
+	m.quitArmed = true
+	m.status.hint = "press ctrl+c again to quit"
+	if m.running && m.session != nil {
+		m.cancel()
+	}
+	return nil
+}
+
+// screenKey handles the keys that work whatever the input holds.
+func (m *Model) screenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.keys
+	w, h := m.transcriptSize()
+	switch {
+	case key.Matches(msg, k.Cancel):
+		return m.escape(), true
+	case key.Matches(msg, k.Send):
+		return m.send(), true
+	case key.Matches(msg, k.Plan):
+		m.togglePlan()
+	case key.Matches(msg, k.Log):
+		return m.openBrowser(), true
+	case key.Matches(msg, k.PageUp):
+		m.tr.scrollUp(max(h-2, 1), w, h)
+	case key.Matches(msg, k.PageDown):
+		m.tr.scrollDown(max(h-2, 1), w, h)
+	case key.Matches(msg, k.SelectPrev):
+		m.tr.selectNext(-1)
+	case key.Matches(msg, k.SelectNext):
+		m.tr.selectNext(1)
+	case key.Matches(msg, k.Expand):
+		m.tr.toggleSelected()
+	case key.Matches(msg, k.Complete):
+		m.tabComplete()
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// emptyInputKey handles the single-letter keys, which type text once the
+// input holds something.
+func (m *Model) emptyInputKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+	case key.Matches(msg, k.Copy):
+		return m.copyAnswer(), true
+	case key.Matches(msg, k.Home):
+		m.tr.home()
+	case key.Matches(msg, k.End):
+		m.tr.end()
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// escape cancels the running task; idle, it clears completions.
+func (m *Model) escape() tea.Cmd {
+	if m.running && m.session != nil {
+		m.cancel()
+		return nil
+	}
+	m.completions = nil
+	return nil
+}
+
+// cancel stops the running task; queued prompts are dropped with it.
+func (m *Model) cancel() {
+	m.session.Cancel()
+	m.status.cancelling = true
+	for _, e := range m.queue {
+		m.tr.remove(e)
+	}
+	m.queue = nil
+	m.notice("cancelling the task (esc)…")
+}
+
+// send submits the input: a /command runs; a prompt is sent, or queued
+// while a task runs.
+func (m *Model) send() tea.Cmd {
+	if strings.TrimSpace(m.input.value()) == "" {
+		return nil
+	}
+	m.completions = nil
+	if isSlash(strings.TrimSpace(m.input.value())) {
+		_, line := m.input.take()
+		return m.runSlash(line)
+	}
+	if m.session == nil {
+		m.errorCard("no provider is configured — see the steps above, or run `keel --demo`")
+		return nil
+	}
+	prompt, shown := m.input.take()
+	e := m.tr.add(&entry{kind: kindUser, text: shown, prompt: prompt})
+	m.tr.end()
+	if m.running {
+		e.queued = true
+		m.queue = append(m.queue, e)
+		return nil
+	}
+	return m.submit(prompt)
+}
+
+func (m *Model) tabComplete() {
+	text, matches := complete(m.input.value())
+	m.input.set(text)
+	if len(matches) > 1 {
+		m.completions = matches
+	} else {
+		m.completions = nil
+	}
+}
+
+func (m *Model) togglePlan() {
+	if m.plan.plan == nil {
+		m.notice("no plan yet: keel makes one for tasks of three or more steps")
+		return
+	}
+	m.plan.hidden = !m.plan.hidden
+	m.layout()
+}
+
+// copyAnswer copies the last answer to the clipboard (OSC 52).
+func (m *Model) copyAnswer() tea.Cmd {
+	a := m.tr.lastAnswer()
+	if a == "" {
+		m.status.hint = "no answer to copy yet"
+		return nil
+	}
+	m.status.hint = "copied the last answer to the clipboard"
+	return tea.SetClipboard(a)
+}
+
+func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
+	switch {
+	case m.dialogs.active():
+		m.dialogs.paste(msg)
+		return nil
+	case m.browser != nil:
+		return nil
+	}
+	return m.input.update(msg)
+}
+
+func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
+	w, h := m.transcriptSize()
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		m.tr.scrollUp(wheelLines, w, h)
+	case tea.MouseWheelDown:
+		m.tr.scrollDown(wheelLines, w, h)
+	}
+}

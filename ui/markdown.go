@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/glamour/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// markdown renders assistant text with glamour. Renderers are made once
+// per (style, width) and reused: making one parses a style, which is too
+// slow to do per message.
+type markdown struct {
+	style     string
+	renderers map[int]*glamour.TermRenderer
+}
+
+func newMarkdown(style string) *markdown {
+	return &markdown{style: style, renderers: map[int]*glamour.TermRenderer{}}
+}
+
+// render returns text as styled lines no wider than width. It falls back to
+// plain wrapped text if glamour fails, so an answer is never lost.
+func (md *markdown) render(text string, width int) []string {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	r := md.renderer(width)
+	if r == nil {
+		return plainLines(text, width)
+	}
+	out, err := r.Render(text)
+	if err != nil {
+		return plainLines(text, width)
+	}
+	return trimBlank(strings.Split(strings.TrimRight(out, "\n"), "\n"))
+}
+
+func (md *markdown) renderer(width int) *glamour.TermRenderer {
+	if r, ok := md.renderers[width]; ok {
+		return r
+	}
+	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(md.style), glamour.WithWordWrap(max(width-4, 10)))
+	if err != nil {
+		r = nil
+	}
+	md.renderers[width] = r
+	return r
+}
+
+// plainLines wraps text to width without styling.
+func plainLines(text string, width int) []string {
+	return strings.Split(ansi.Wrap(text, max(width, 1), ""), "\n")
+}
+
+// trimBlank drops leading and trailing lines that are only spaces: glamour
+// pads documents with blank lines that would double the gaps between entries.
+func trimBlank(lines []string) []string {
+	isBlank := func(s string) bool { return strings.TrimSpace(ansi.Strip(s)) == "" }
+	for len(lines) > 0 && isBlank(lines[0]) {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && isBlank(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// stream renders a growing markdown answer incrementally: blocks that can
+// no longer change (those before the last blank line outside a code fence)
+// are rendered once and kept; only the open tail is re-rendered per frame.
+type stream struct {
+	width  int
+	stable int      // bytes of text rendered into done; never inside a fence
+	done   []string // rendered lines of text[:stable]
+}
+
+// lines renders text (which only ever grows while streaming) for width.
+func (s *stream) lines(md *markdown, text string, width int) []string {
+	if s.width != width || s.stable > len(text) {
+		*s = stream{width: width}
+	}
+	if end := blockBoundary(text, s.stable); end > s.stable {
+		if len(s.done) > 0 {
+			s.done = append(s.done, "")
+		}
+		s.done = append(s.done, md.render(text[s.stable:end], width)...)
+		s.stable = end
+	}
+	tail := md.render(text[s.stable:], width)
+	if len(s.done) == 0 {
+		return tail
+	}
+	out := s.done[:len(s.done):len(s.done)] // the append below must copy
+	if len(tail) > 0 {
+		out = append(out, "")
+	}
+	return append(out, tail...)
+}
+
+// blockBoundary finds the end of the last complete markdown block after
+// from (which is outside any fence): the byte after a blank line outside a
+// fence, or after a closing fence.
+func blockBoundary(text string, from int) int {
+	best, inFence := from, false
+	pos := from
+	prevBlank := false
+	for {
+		nl := strings.IndexByte(text[pos:], '\n')
+		if nl < 0 {
+			return best
+		}
+		line := text[pos : pos+nl]
+		pos += nl + 1
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			inFence = !inFence
+			if !inFence { // a closed fence is a complete block
+				best = pos
+			}
+			prevBlank = false
+			continue
+		}
+		blank := trimmed == ""
+		if blank && !inFence && !prevBlank && pos-nl-1 > from {
+			best = pos
+		}
+		prevBlank = blank
+	}
+}

@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/keel-dev/keel/agent"
+)
+
+// Model is keel's root Bubble Tea model. It routes messages to its
+// children (transcript, plan panel, status bar, input, dialogs, browser),
+// which own their state.
+type Model struct {
+	opts    Options
+	ctx     context.Context
+	session *agent.Session
+	st      Styles
+	r       *renderer
+	keys    KeyMap
+	help    help.Model
+
+	tr      *transcript
+	plan    planPanel
+	status  statusBar
+	input   input
+	dialogs dialogs
+	browser *browser // nil when closed
+
+	width, height int
+	showHelp      bool
+	running       bool     // a task is in progress (as far as the UI knows)
+	queue         []*entry // prompts typed while a task runs, in order
+	framePending  bool     // a frame tick is scheduled (streaming)
+	spinning      bool     // the spinner tick is running
+	quitArmed     bool     // ctrl+c was pressed once
+	completions   []string // shown under the input after Tab
+	resumeID      string
+	gen           int       // drain generation, bumped when the session is replaced
+	retryAt       time.Time // when a rate-limited request is retried
+
+	// The entries of the round that is streaming.
+	answer, reasoning *entry
+	tools             map[string]*entry
+	cards             map[int]*entry
+}
+
+// New makes the root model. Run calls it; tests drive it directly.
+func New(opts Options) *Model {
+	dark := true
+	if opts.Dark != nil {
+		dark = *opts.Dark
+	}
+	st := NewStyles(dark, opts.NoColor)
+	r := &renderer{st: st, md: newMarkdown(st.glamourStyle())}
+	m := &Model{
+		opts:    opts,
+		ctx:     context.Background(),
+		session: opts.Session,
+		st:      st,
+		r:       r,
+		keys:    DefaultKeyMap(),
+		help:    help.New(),
+		tr:      newTranscript(r),
+		input:   newInput(st),
+		dialogs: newDialogs(),
+		width:   opts.Width,
+		height:  opts.Height,
+		tools:   map[string]*entry{},
+		cards:   map[int]*entry{},
+	}
+	m.help.Styles = st.Help
+	m.status = statusBar{provider: opts.ProviderLabel, model: opts.Model, demo: opts.Demo,
+		window: opts.ContextWindow, cadence: opts.Cadence}
+	m.plan.ctxWindow = opts.ContextWindow
+	if opts.Session != nil {
+		if p := opts.Session.Plan(); p != nil {
+			m.plan.setPlan(*p)
+		}
+		m.loadHistory(opts.Session)
+	}
+	m.layout()
+	return m
+}
+
+// Init starts draining the session's events and the bridge's questions.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.drain(), tea.RequestBackgroundColor)
+}
+
+// ResumeRequested is the session the user asked to resume ("" if none).
+func (m *Model) ResumeRequested() string { return m.resumeID }
+
+// Update routes a message to the part of the UI that owns it.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.setDark(msg.IsDark())
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case tea.PasteMsg:
+		return m, m.handlePaste(msg)
+	case tea.MouseWheelMsg:
+		m.handleWheel(msg)
+		return m, nil
+	case eventsMsg:
+		return m, tea.Batch(m.handleEvents(msg), m.drain())
+	case requestMsg:
+		m.dialogs.push(msg.r)
+		if msg.gen != m.gen {
+			return m, nil // the replaced session's drain ends here
+		}
+		return m, m.drain()
+	case frameMsg:
+		m.frame()
+		return m, nil
+	case spinMsg:
+		return m, m.spin(msg)
+	}
+	return m, m.handleOther(msg)
+}
+
+// handleOther takes the results of commands and the exported messages.
+func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case submitErrMsg:
+		m.running = false
+		m.errorCard(msg.err.Error())
+	case sessionsMsg, detailMsg:
+		if m.browser != nil {
+			m.browser.loaded(msg)
+		}
+	case NoticeMsg:
+		m.notice(msg.Text)
+	case ErrorMsg:
+		m.errorCard(msg.Text)
+	case ModelChangedMsg:
+		m.status.model = msg.Model
+		m.notice("model: " + msg.Model)
+	case SessionMsg:
+		return m.setSession(msg)
+	}
+	return nil
+}
+
+// setDark switches the styles for the terminal's background; every cached
+// rendering is dropped (the next View redraws what is visible).
+func (m *Model) setDark(dark bool) {
+	if m.opts.Dark != nil || dark == m.st.Dark {
+		return
+	}
+	m.st = NewStyles(dark, m.opts.NoColor)
+	m.r.st, m.r.md = m.st, newMarkdown(m.st.glamourStyle())
+	m.help.Styles = m.st.Help
+	m.input = rebuildInput(m.input, m.st)
+	m.tr.invalidate()
+	m.layout()
+}
+
+// setSession swaps in another session (resume, model switch).
+func (m *Model) setSession(msg SessionMsg) tea.Cmd {
+	m.session = msg.Session
+	m.gen++
+	if msg.ProviderLabel != "" {
+		m.status.provider = msg.ProviderLabel
+	}
+	if msg.Model != "" {
+		m.status.model = msg.Model
+	}
+	m.running, m.queue, m.answer, m.reasoning = false, nil, nil, nil
+	m.tr.clear()
+	m.plan = planPanel{ctxWindow: m.plan.ctxWindow, hidden: m.plan.hidden}
+	if msg.Session != nil {
+		if p := msg.Session.Plan(); p != nil {
+			m.plan.setPlan(*p)
+		}
+		m.loadHistory(msg.Session)
+		m.notice("resumed session " + msg.Session.ID())
+	}
+	return m.drain()
+}
+
+func (m *Model) notice(text string) {
+	m.tr.add(&entry{kind: kindNotice, text: text})
+}
+
+func (m *Model) errorCard(text string) {
+	m.tr.add(&entry{kind: kindError, text: text})
+}
+
+// quit ends the program; the running task is cancelled.
+func (m *Model) quit() tea.Cmd {
+	if m.session != nil {
+		m.session.Cancel()
+	}
+	return tea.Quit
+}

@@ -1,0 +1,68 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/datalog"
+)
+
+// Options configure the UI. Only cmd/keel fills them.
+type Options struct {
+	// Session is the conversation; nil shows the welcome screen (no usable
+	// provider is configured).
+	Session *agent.Session
+	// Bridge answers the session's permission and guard questions; it must
+	// be the Gate and Asker the session was made with.
+	Bridge *Bridge
+	// DB is the datalog, for the browser; nil disables it.
+	DB *datalog.DB
+
+	ProviderLabel string // e.g. "openai" or "ollama"
+	Model         string
+	ContextWindow int // tokens; 0 when unknown
+	Cadence       int // reflection cadence in tool calls; 0 when off
+	Demo          bool
+	Mouse         bool // capture the mouse (wheel scrolling) at the cost of native selection
+	Dark          *bool
+	NoColor       bool // NO_COLOR: Run sets it from the environment
+
+	// Width and Height fix the size (tests); the terminal's size wins in Run.
+	Width, Height int
+
+	// Hooks for the slash commands the UI cannot do alone. Each returns a
+	// command whose message (a NoticeMsg, a SessionMsg, ...) reports the
+	// outcome; nil hooks make the command say it is not available.
+	Undo     func() tea.Cmd
+	Compact  func() tea.Cmd
+	SetModel func(name string) tea.Cmd
+	// Resume switches to a logged session. Nil: the program quits and Run
+	// returns a *ResumeRequest for cmd/keel to act on.
+	Resume func(id string) tea.Cmd
+}
+
+// NoticeMsg shows a one-line note in the conversation; hooks return it to
+// report what they did ("restored 2 files").
+type NoticeMsg struct{ Text string }
+
+// ErrorMsg shows a one-line error card; Text should say what to do.
+type ErrorMsg struct{ Text string }
+
+// SessionMsg replaces the session (after /resume or /model): the
+// transcript is rebuilt from its history and its events are drained.
+type SessionMsg struct {
+	Session       *agent.Session
+	ProviderLabel string // "" keeps the current one
+	Model         string // "" keeps the current one
+}
+
+// ModelChangedMsg updates the model name the status bar shows.
+type ModelChangedMsg struct{ Model string }
+
+// ResumeRequest is returned by Run when the user asked to resume a logged
+// session and Options.Resume is nil: cmd/keel resumes it and runs the UI
+// again.
+type ResumeRequest struct{ SessionID string }
+
+// Error implements error.
+func (r *ResumeRequest) Error() string { return "resume session " + r.SessionID }

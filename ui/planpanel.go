@@ -1,0 +1,195 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/keel-dev/keel/agent"
+)
+
+// planPanelWidth is the panel's width on wide terminals.
+const planPanelWidth = 36
+
+// wideLayout is the terminal width from which the plan gets a side panel;
+// below it the plan folds to one line above the input.
+const wideLayout = 100
+
+// planPanel shows the model's plan and the reflection report footer.
+type planPanel struct {
+	plan   *agent.Plan
+	hidden bool // toggled with ctrl+p
+
+	// The footer's figures, kept from events: tool success over the task,
+	// steps completed since the last checkpoint, context pressure.
+	tools         map[string][2]int // ok, total
+	doneAtCheck   map[string]bool
+	ctxTokens     int
+	ctxWindow     int
+	checkpointHit bool
+}
+
+func (p *planPanel) setPlan(pl agent.Plan) {
+	c := pl
+	c.Steps = append([]agent.Step(nil), pl.Steps...)
+	p.plan = &c
+}
+
+// toolDone counts a finished call for the footer's success rates.
+func (p *planPanel) toolDone(name string, ok bool) {
+	if p.tools == nil {
+		p.tools = map[string][2]int{}
+	}
+	r := p.tools[name]
+	r[1]++
+	if ok {
+		r[0]++
+	}
+	p.tools[name] = r
+}
+
+// checkpoint marks the steps completed so far, for "completed since".
+func (p *planPanel) checkpoint() {
+	p.checkpointHit = true
+	p.doneAtCheck = map[string]bool{}
+	if p.plan == nil {
+		return
+	}
+	for _, s := range p.plan.Steps {
+		if s.Status == agent.StepCompleted {
+			p.doneAtCheck[s.Title] = true
+		}
+	}
+}
+
+// newTask resets the per-task figures.
+func (p *planPanel) newTask() {
+	p.tools, p.doneAtCheck, p.checkpointHit = nil, nil, false
+}
+
+func (p *planPanel) visible() bool { return p.plan != nil && !p.hidden }
+
+func (r *renderer) stepGlyph(status string) (string, styleRenderer) {
+	switch status {
+	case agent.StepActive:
+		return r.spinner(), r.st.Accent
+	case agent.StepCompleted:
+		return "✓", r.st.OK
+	case agent.StepFailed:
+		return "✗", r.st.Fail
+	case agent.StepSkipped:
+		return "–", r.st.Dim
+	}
+	return "○", r.st.Dim
+}
+
+// view renders the side panel for width columns and height rows.
+func (p *planPanel) view(r *renderer, width, height int) string {
+	inner := width - 2 // border and padding
+	pl := p.plan
+	title := "Plan"
+	if pl.Attempt > 0 {
+		title += fmt.Sprintf(" · attempt %d", pl.Attempt)
+	}
+	if pl.Status != "" && pl.Status != agent.PlanActive {
+		title += " · " + pl.Status
+	}
+	lines := []string{r.st.Title.Render(ansi.Truncate(title, inner, "…"))}
+	lines = append(lines, wrapStyled(r.st.Bold.UnsetBold(), pl.Goal, inner)...)
+	if pl.Strategy != "" {
+		lines = append(lines, wrapStyled(r.st.Dim.Italic(true), "strategy: "+pl.Strategy, inner)...)
+	}
+	lines = append(lines, "")
+	for _, s := range pl.Steps {
+		lines = append(lines, r.stepLines(s, inner)...)
+	}
+	if foot := p.footer(); len(foot) > 0 {
+		lines = append(lines, "", r.st.Bold.Render("report"))
+		for _, f := range foot {
+			lines = append(lines, wrapStyled(r.st.Dim, f, inner)...)
+		}
+	}
+	if len(lines) > height {
+		lines = append(lines[:height-1], r.st.Dim.Render("…"))
+	}
+	return r.st.Panel.Height(height).Width(width).Render(strings.Join(lines, "\n"))
+}
+
+func (r *renderer) stepLines(s agent.Step, width int) []string {
+	g, gs := r.stepGlyph(s.Status)
+	title := s.Title
+	style := r.st.Status
+	if s.Status == agent.StepActive {
+		style = r.st.Bold
+	}
+	wrapped := strings.Split(ansi.Wrap(title, max(width-2, 1), ""), "\n")
+	out := make([]string, 0, len(wrapped)+1)
+	for i, l := range wrapped {
+		prefix := "  "
+		if i == 0 {
+			prefix = gs.Render(g) + " "
+		}
+		out = append(out, prefix+style.Render(l))
+	}
+	if s.Note != "" && (s.Status == agent.StepFailed || s.Status == agent.StepSkipped) {
+		note := wrapStyled(r.st.Dim.Italic(true), s.Note, width-4)
+		indent(note, "    ")
+		out = append(out, note...)
+	}
+	return out
+}
+
+// footer is the reflection report: progress, success rates, context.
+func (p *planPanel) footer() []string {
+	var out []string
+	c := p.plan.Counts()
+	out = append(out, fmt.Sprintf("%d/%d steps done", c[agent.StepCompleted], len(p.plan.Steps)))
+	if p.checkpointHit {
+		n := 0
+		for _, s := range p.plan.Steps {
+			if s.Status == agent.StepCompleted && !p.doneAtCheck[s.Title] {
+				n++
+			}
+		}
+		out = append(out, fmt.Sprintf("%d completed since the last checkpoint", n))
+	}
+	if len(p.tools) > 0 {
+		names := make([]string, 0, len(p.tools))
+		for n := range p.tools {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		rates := make([]string, len(names))
+		for i, n := range names {
+			rates[i] = fmt.Sprintf("%s %d/%d", n, p.tools[n][0], p.tools[n][1])
+		}
+		out = append(out, "tools: "+strings.Join(rates, ", "))
+	}
+	if p.ctxWindow > 0 {
+		out = append(out, fmt.Sprintf("context %d%% of %s", p.ctxTokens*100/p.ctxWindow, humanTokens(p.ctxWindow)))
+	}
+	return out
+}
+
+// summary is the folded plan: one line above the input.
+func (p *planPanel) summary(r *renderer, width int) string {
+	pl := p.plan
+	c := pl.Counts()
+	s := fmt.Sprintf("plan %d/%d", c[agent.StepCompleted], len(pl.Steps))
+	if pl.Attempt > 0 {
+		s += fmt.Sprintf(" · attempt %d", pl.Attempt)
+	}
+	cur := ""
+	for _, st := range pl.Steps {
+		if st.Status == agent.StepActive {
+			cur = r.spinner() + " " + st.Title
+			break
+		}
+	}
+	if cur == "" {
+		cur = pl.Goal
+	}
+	line := r.st.Accent.Render(s) + r.st.Dim.Render(" │ ") + cur + r.st.Dim.Render("  (ctrl+p hides)")
+	return ansi.Truncate(line, width, "…")
+}

@@ -1,0 +1,237 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// renderer draws entries; it holds what every entry needs to be drawn and
+// nothing that changes per entry.
+type renderer struct {
+	st    Styles
+	md    *markdown
+	frame int // spinner frame, for running tool calls
+}
+
+// maxCollapsedDiff is how many diff lines an edit shows before it is expanded.
+const maxCollapsedDiff = 12
+
+// spinnerFrames is the spinner shown while the agent works.
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+func (r *renderer) spinner() string { return spinnerFrames[r.frame%len(spinnerFrames)] }
+
+// lines renders e for width columns (the gutter is added by the caller).
+// Every entry ends with one blank line, the gap to the next.
+func (r *renderer) lines(e *entry, width int) []string {
+	var out []string
+	switch e.kind {
+	case kindUser:
+		out = r.user(e, width)
+	case kindAssistant:
+		if e.streaming {
+			out = e.stream.lines(r.md, e.text, width)
+		} else {
+			out = r.md.render(e.text, width)
+		}
+	case kindReasoning:
+		out = r.reasoning(e, width)
+	case kindTool:
+		out = r.tool(e, width)
+	case kindCard:
+		out = r.card(e, width)
+	case kindError:
+		out = wrapStyled(r.st.ErrorCard, "✗ "+e.text, width)
+	case kindNotice:
+		out = wrapStyled(r.st.Dim, "· "+e.text, width)
+	}
+	return append(out, "")
+}
+
+func (r *renderer) user(e *entry, width int) []string {
+	mark := r.st.User.Render("›") + " "
+	text := e.text
+	if e.queued {
+		text += "  (queued)"
+	}
+	style := r.st.Bold
+	if e.queued {
+		style = r.st.Queued
+	}
+	wrapped := strings.Split(ansi.Wrap(text, max(width-2, 1), ""), "\n")
+	for i, l := range wrapped {
+		if i == 0 {
+			wrapped[i] = mark + style.Render(l)
+		} else {
+			wrapped[i] = "  " + style.Render(l)
+		}
+	}
+	return wrapped
+}
+
+func (r *renderer) reasoning(e *entry, width int) []string {
+	first := strings.TrimSpace(e.text)
+	if i := strings.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	}
+	head := "▸ thinking: " + first
+	if e.expanded {
+		head = "▾ thinking"
+	}
+	out := []string{r.st.Dim.Render(ansi.Truncate(head, width, "…"))}
+	if e.expanded {
+		out = append(out, wrapStyled(r.st.Dim.Italic(true), e.text, width-2)...)
+		indent(out[1:], "  ")
+	}
+	return out
+}
+
+func (r *renderer) tool(e *entry, width int) []string {
+	t := e.tool
+	icon, style := r.toolIcon(t)
+	head := style.Render(icon) + " " + r.st.Bold.Render(t.name)
+	var tail []string
+	if t.exitCode != nil {
+		tail = append(tail, fmt.Sprintf("exit %d", *t.exitCode))
+	}
+	if t.state != toolRunning && t.state != toolDenied {
+		tail = append(tail, formatDuration(t.duration))
+	}
+	if t.state == toolDenied {
+		tail = append(tail, "denied")
+	}
+	suffix := r.st.Dim.Render("  " + strings.Join(tail, " · "))
+	room := width - ansi.StringWidth(head) - ansi.StringWidth(suffix) - 1
+	if arg := keyArgument(t.name, t.args); arg != "" && room > 3 {
+		head += " " + ansi.Truncate(arg, room, "…")
+	}
+	out := []string{head + suffix}
+	return append(out, r.toolBody(e, width)...)
+}
+
+func (r *renderer) toolIcon(t *toolCall) (string, styleRenderer) {
+	switch t.state {
+	case toolRunning:
+		return r.spinner(), r.st.Accent
+	case toolFailed:
+		return "✗", r.st.Fail
+	case toolDenied:
+		return "⊘", r.st.Warn
+	}
+	return "✓", r.st.OK
+}
+
+// toolBody is what shows under a tool line: a denial's reason, an edit's
+// diff (abridged until expanded) and, when expanded, the output.
+func (r *renderer) toolBody(e *entry, width int) []string {
+	t := e.tool
+	var out []string
+	if t.denyReason != "" {
+		out = append(out, wrapStyled(r.st.Warn, "reason: "+t.denyReason, width-2)...)
+	}
+	if t.diff != "" {
+		out = append(out, r.diff(t.diff, width-2, !e.expanded)...)
+	}
+	if e.expanded && t.output != "" && (t.diff == "" || t.state == toolFailed) {
+		out = append(out, wrapStyled(r.st.Dim, strings.TrimRight(t.output, "\n"), width-2)...)
+	}
+	if !e.expanded && t.state == toolFailed && t.output != "" {
+		first, _, _ := strings.Cut(strings.TrimSpace(t.output), "\n")
+		out = append(out, r.st.Fail.UnsetBold().Render(ansi.Truncate(first, width-2, "…")))
+	}
+	indent(out, "  ")
+	return out
+}
+
+// diff colours a unified diff; abridged, it keeps the first lines and says
+// how many more there are.
+func (r *renderer) diff(d string, width int, abridged bool) []string {
+	lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
+	more := 0
+	if abridged && len(lines) > maxCollapsedDiff {
+		more = len(lines) - maxCollapsedDiff
+		lines = lines[:maxCollapsedDiff]
+	}
+	out := make([]string, 0, len(lines)+1)
+	for _, l := range lines {
+		l = ansi.Truncate(strings.ReplaceAll(l, "\t", "    "), width, "…")
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+			out = append(out, r.st.Bold.Render(l))
+		case strings.HasPrefix(l, "@@"):
+			out = append(out, r.st.DiffHunk.Render(l))
+		case strings.HasPrefix(l, "+"):
+			out = append(out, r.st.DiffAdd.Render(l))
+		case strings.HasPrefix(l, "-"):
+			out = append(out, r.st.DiffDel.Render(l))
+		default:
+			out = append(out, l)
+		}
+	}
+	if more > 0 {
+		out = append(out, r.st.Dim.Render(fmt.Sprintf("… %d more lines (ctrl+o expands)", more)))
+	}
+	return out
+}
+
+// styleRenderer is the one method of lipgloss.Style the renderers use.
+type styleRenderer interface{ Render(...string) string }
+
+// wrapStyled wraps text to width and styles each line.
+func wrapStyled(s styleRenderer, text string, width int) []string {
+	lines := strings.Split(ansi.Wrap(text, max(width, 1), ""), "\n")
+	for i, l := range lines {
+		lines[i] = s.Render(l)
+	}
+	return lines
+}
+
+func indent(lines []string, prefix string) {
+	for i := range lines {
+		lines[i] = prefix + lines[i]
+	}
+}
+
+// keyArgument picks the argument that says most about a call: the command,
+// the path, the pattern; otherwise the compact JSON.
+func keyArgument(tool, args string) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(args), &m) != nil {
+		return oneLine(args)
+	}
+	for _, k := range []string{"command", "path", "pattern", "goal", "query", "url"} {
+		if v, ok := m[k].(string); ok && v != "" {
+			return oneLine(v)
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, m[k]))
+	}
+	return oneLine(strings.Join(parts, " "))
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// formatDuration shows a duration short and stable: 12ms, 1.4s, 2m05s.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}

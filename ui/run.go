@@ -1,0 +1,36 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Run runs the UI until the user quits (or ctx ends) and cancels the
+// running task on the way out. It uses the alternate screen; the mouse is
+// captured only with Options.Mouse, so native text selection keeps working
+// by default. NO_COLOR is honoured.
+//
+// When the user asked to resume a logged session and Options.Resume is
+// nil, Run returns a *ResumeRequest.
+func Run(ctx context.Context, opts Options) error {
+	if os.Getenv("NO_COLOR") != "" {
+		opts.NoColor = true
+	}
+	m := New(opts)
+	m.ctx = ctx
+	p := tea.NewProgram(m, tea.WithContext(ctx))
+	_, err := p.Run()
+	if m.session != nil {
+		m.session.Cancel()
+	}
+	if ctx.Err() != nil && errors.Is(err, tea.ErrProgramKilled) {
+		err = nil // the caller asked us to stop
+	}
+	if err == nil && m.resumeID != "" {
+		return &ResumeRequest{SessionID: m.resumeID}
+	}
+	return err
+}

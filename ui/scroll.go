@@ -1,0 +1,102 @@
+package ui
+
+// Scrolling moves the anchor (an entry and a line in it) and renders only
+// the entries it passes over.
+
+// bottomAnchor is the anchor at which the last line of the transcript is
+// the last line on screen.
+func (t *transcript) bottomAnchor(width, height int) (int, int) {
+	total := 0
+	for i := len(t.entries) - 1; i >= 0; i-- {
+		h := len(t.linesOf(t.entries[i], width))
+		if total+h >= height {
+			return i, total + h - height
+		}
+		total += h
+	}
+	return 0, 0
+}
+
+// scrollUp moves the view n lines towards the start.
+func (t *transcript) scrollUp(n, width, height int) {
+	if len(t.entries) == 0 {
+		return
+	}
+	if t.follow {
+		t.top, t.topLine = t.bottomAnchor(width, height)
+		t.follow = false
+	}
+	t.topLine -= n
+	for t.topLine < 0 && t.top > 0 {
+		t.top--
+		t.topLine += len(t.linesOf(t.entries[t.top], width))
+	}
+	t.topLine = max(t.topLine, 0)
+}
+
+// scrollDown moves the view n lines towards the end; reaching it, the view
+// follows new output again.
+func (t *transcript) scrollDown(n, width, height int) {
+	if t.follow {
+		return
+	}
+	t.topLine += n
+	for t.top < len(t.entries) {
+		h := len(t.linesOf(t.entries[t.top], width))
+		if t.topLine < h {
+			break
+		}
+		t.topLine -= h
+		t.top++
+	}
+	bt, bl := t.bottomAnchor(width, height)
+	if t.top > bt || (t.top == bt && t.topLine >= bl) {
+		t.end()
+	}
+}
+
+// home shows the start of the conversation.
+func (t *transcript) home() {
+	t.follow, t.top, t.topLine = false, 0, 0
+}
+
+// end shows the newest output and follows it.
+func (t *transcript) end() {
+	t.follow, t.top, t.topLine = true, 0, 0
+}
+
+// selectNext moves the selection to the next (dir 1) or previous (dir -1)
+// expandable entry; the selection stops following new entries.
+func (t *transcript) selectNext(dir int) {
+	start := t.selected
+	if start < 0 {
+		start = len(t.entries)
+	}
+	for i := start + dir; i >= 0 && i < len(t.entries); i += dir {
+		if t.entries[i].expandable() {
+			t.selected = i
+			t.selectAuto = i == t.lastExpandable()
+			return
+		}
+	}
+}
+
+func (t *transcript) lastExpandable() int {
+	for i := len(t.entries) - 1; i >= 0; i-- {
+		if t.entries[i].expandable() {
+			return i
+		}
+	}
+	return -1
+}
+
+// toggleSelected expands or collapses the selected entry.
+func (t *transcript) toggleSelected() bool {
+	if t.selected < 0 || t.selected >= len(t.entries) {
+		return false
+	}
+	e := t.entries[t.selected]
+	e.expanded = !e.expanded
+	e.touch()
+	return true
+}

@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// slashCommand is one /command: its name, what it takes and does.
+type slashCommand struct {
+	name, args, desc string
+	run              func(m *Model, arg string) tea.Cmd
+}
+
+// slashCommands are the commands, in the order /help lists them.
+var slashCommands = []slashCommand{
+	{"/help", "", "show keys and commands", (*Model).cmdHelp},
+	{"/plan", "", "show or hide the plan panel", (*Model).cmdPlan},
+	{"/log", "", "browse the datalog", (*Model).cmdLog},
+	{"/undo", "", "undo the last task's file changes", (*Model).cmdUndo},
+	{"/compact", "", "summarise older rounds to free context", (*Model).cmdCompact},
+	{"/cadence", "N", "checkpoint every N tool calls (0: off)", (*Model).cmdCadence},
+	{"/model", "NAME", "switch the model", (*Model).cmdModel},
+	{"/clear", "", "clear the screen (the conversation is kept)", (*Model).cmdClear},
+	{"/resume", "[ID]", "resume a logged session", (*Model).cmdResume},
+	{"/quit", "", "quit keel", (*Model).cmdQuit},
+}
+
+// completions lists the commands starting with prefix.
+func completions(prefix string) []string {
+	var out []string
+	for _, c := range slashCommands {
+		if strings.HasPrefix(c.name, prefix) {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// complete extends a partial /command to the longest common prefix of its
+// matches (and a space when only one matches).
+func complete(text string) (string, []string) {
+	if !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n") {
+		return text, nil
+	}
+	m := completions(text)
+	switch len(m) {
+	case 0:
+		return text, nil
+	case 1:
+		return m[0] + " ", m
+	}
+	p := m[0]
+	for _, s := range m[1:] {
+		for !strings.HasPrefix(s, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	return p, m
+}
+
+// isSlash reports whether a prompt is a command rather than a prompt.
+func isSlash(text string) bool {
+	name, _, _ := strings.Cut(text, " ")
+	return strings.HasPrefix(text, "/") && len(completions(name)) > 0 && !strings.Contains(name, "\n")
+}
+
+// runSlash runs a /command line; unknown commands say so.
+func (m *Model) runSlash(line string) tea.Cmd {
+	name, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+	arg = strings.TrimSpace(arg)
+	for _, c := range slashCommands {
+		if c.name == name {
+			return c.run(m, arg)
+		}
+	}
+	if ms := completions(name); len(ms) == 1 {
+		return m.runSlash(ms[0] + " " + arg)
+	}
+	m.notice(fmt.Sprintf("unknown command %s — type / and Tab to see the commands", name))
+	return nil
+}
+
+func (m *Model) cmdHelp(string) tea.Cmd {
+	m.showHelp = true
+	return nil
+}
+
+func (m *Model) cmdPlan(string) tea.Cmd {
+	m.togglePlan()
+	return nil
+}
+
+func (m *Model) cmdLog(string) tea.Cmd { return m.openBrowser() }
+
+func (m *Model) cmdUndo(string) tea.Cmd { return m.hook("/undo", m.opts.Undo) }
+
+func (m *Model) cmdCompact(string) tea.Cmd { return m.hook("/compact", m.opts.Compact) }
+
+// hook calls an optional hook, or says the command is not available.
+func (m *Model) hook(name string, h func() tea.Cmd) tea.Cmd {
+	if h == nil || m.session == nil {
+		m.notice(name + " is not available in this session")
+		return nil
+	}
+	return h()
+}
+
+func (m *Model) cmdCadence(arg string) tea.Cmd {
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 0 {
+		m.errorCard("usage: /cadence N — N tool calls between checkpoints, 0 turns them off")
+		return nil
+	}
+	if m.session == nil {
+		m.notice("/cadence is not available without a session")
+		return nil
+	}
+	m.session.SetCadence(n)
+	m.status.cadence = n
+	if n == 0 {
+		m.status.nextCheck = 0
+		m.notice("checkpoints off for this session")
+	} else {
+		m.notice(fmt.Sprintf("checkpoint every %d tool calls from the next round", n))
+	}
+	return nil
+}
+
+func (m *Model) cmdModel(arg string) tea.Cmd {
+	if arg == "" {
+		m.notice("model: " + m.status.modelLabel() + " — /model NAME switches")
+		return nil
+	}
+	if m.opts.SetModel == nil || m.session == nil {
+		m.notice("/model is not available in this session")
+		return nil
+	}
+	return m.opts.SetModel(arg)
+}
+
+func (m *Model) cmdClear(string) tea.Cmd {
+	m.tr.clear()
+	return nil
+}
+
+func (m *Model) cmdResume(arg string) tea.Cmd {
+	if arg == "" {
+		return m.openBrowser()
+	}
+	return m.resume(arg)
+}
+
+func (m *Model) cmdQuit(string) tea.Cmd { return m.quit() }
+
+// slashHelp lists the commands for the help overlay.
+func slashHelp() []string {
+	out := make([]string, 0, len(slashCommands))
+	for _, c := range slashCommands {
+		out = append(out, fmt.Sprintf("%-18s %s", strings.TrimSpace(c.name+" "+c.args), c.desc))
+	}
+	return out
+}

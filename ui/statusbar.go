@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/keel-dev/keel/agent"
+)
+
+// statusBar shows the agent's state, provider and model, context use,
+// tokens and cost, tool calls and the next checkpoint.
+type statusBar struct {
+	state      agent.State
+	detail     string // the state's detail, e.g. the halt reason
+	retryIn    time.Duration
+	provider   string
+	model      string
+	demo       bool
+	window     int // context window, tokens
+	ctxTokens  int
+	tokensIn   int
+	tokensOut  int
+	cost       *float64
+	toolCalls  int
+	nextCheck  int
+	cadence    int
+	cancelling bool
+	hint       string // one transient line, e.g. "press ctrl+c again to quit"
+}
+
+func (s *statusBar) usage(u agent.UsageUpdated) {
+	s.ctxTokens = u.ContextTokens
+	if u.ContextWindow > 0 {
+		s.window = u.ContextWindow
+	}
+	s.tokensIn, s.tokensOut = u.Session.PromptTokens, u.Session.CompletionTokens
+	s.cost = u.CostUSD
+	s.toolCalls = u.ToolCalls
+	s.nextCheck = u.NextCheckpointIn
+}
+
+// stateText says what the agent is doing, in words.
+func (s *statusBar) stateText() string {
+	switch {
+	case s.cancelling:
+		return "cancelling…"
+	case s.state == agent.StateRetrying && s.retryIn > 0:
+		return fmt.Sprintf("rate limited — retrying in %d s", int(s.retryIn.Round(time.Second).Seconds()))
+	case s.state == agent.StateRetrying:
+		return "retrying"
+	case s.state == agent.StateHalted:
+		return "halted: " + s.detail
+	case s.state == agent.StateFailed:
+		return "failed: " + s.detail
+	case s.state == "" || s.state == agent.StateIdle:
+		return "ready"
+	}
+	return string(s.state)
+}
+
+func (s *statusBar) working() bool {
+	switch s.state {
+	case "", agent.StateIdle, agent.StateDone, agent.StateHalted, agent.StateFailed:
+		return false
+	}
+	return true
+}
+
+// view renders one line for width columns; the right part is dropped
+// piece by piece when there is no room.
+func (s *statusBar) view(st Styles, r *renderer, width int) string {
+	if s.hint != "" {
+		return st.Warn.Render(ansi.Truncate(s.hint, width, "…"))
+	}
+	state := s.stateText()
+	if s.working() && !s.cancelling {
+		state = r.spinner() + " " + state
+	}
+	left := st.StatusKey.Render(state)
+	var parts []string
+	parts = append(parts, s.modelLabel())
+	if s.window > 0 {
+		parts = append(parts, fmt.Sprintf("ctx %d%%", s.ctxTokens*100/s.window))
+	}
+	tok := fmt.Sprintf("%s in · %s out", humanTokens(s.tokensIn), humanTokens(s.tokensOut))
+	if s.cost != nil {
+		tok += fmt.Sprintf(" · $%.2f", *s.cost)
+	}
+	parts = append(parts, tok, fmt.Sprintf("%d calls", s.toolCalls))
+	if s.nextCheck > 0 {
+		parts = append(parts, fmt.Sprintf("checkpoint in %d calls", s.nextCheck))
+	}
+	for len(parts) > 0 {
+		right := st.Status.Render(strings.Join(parts, " │ "))
+		gap := width - ansi.StringWidth(left) - ansi.StringWidth(right)
+		if gap >= 2 {
+			return left + strings.Repeat(" ", gap) + right
+		}
+		parts = parts[:len(parts)-1]
+	}
+	return ansi.Truncate(left, width, "…")
+}
+
+func (s *statusBar) modelLabel() string {
+	if s.demo {
+		return "demo model (scripted, no LLM)"
+	}
+	switch {
+	case s.provider != "" && s.model != "":
+		return s.provider + "/" + s.model
+	case s.model != "":
+		return s.model
+	}
+	return s.provider
+}
+
+// humanTokens shows a token count short: 950, 12.3k, 1.2M.
+func humanTokens(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}

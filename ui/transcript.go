@@ -1,0 +1,175 @@
+package ui
+
+import "strings"
+
+// gutter is the width of the column left of every entry, where the
+// selection marker goes.
+const gutter = 2
+
+// transcript is the conversation: entries, their cached rendering, the
+// scroll position and the selected (expandable) entry.
+//
+// Scrolling is anchored to an entry rather than to a global line number, so
+// only the entries on screen are ever rendered: a 10,000-message session
+// costs no more to draw than a short one.
+type transcript struct {
+	entries []*entry
+	r       *renderer
+
+	follow     bool // stick to the bottom as entries arrive
+	top        int  // index of the entry at the top of the viewport (when !follow)
+	topLine    int  // first line of entries[top] on screen
+	selected   int  // index of the selected entry, -1 for none
+	selectAuto bool // the selection follows the newest expandable entry
+}
+
+func newTranscript(r *renderer) *transcript {
+	return &transcript{r: r, follow: true, selected: -1, selectAuto: true}
+}
+
+// add appends an entry and returns it.
+func (t *transcript) add(e *entry) *entry {
+	t.entries = append(t.entries, e)
+	if t.selectAuto && e.expandable() {
+		t.selected = len(t.entries) - 1
+	}
+	return e
+}
+
+// changed tells the transcript e now shows something else (it may have
+// become expandable).
+func (t *transcript) changed(e *entry) {
+	e.touch()
+	if t.selectAuto && e.expandable() {
+		for i := len(t.entries) - 1; i >= 0 && i > t.selected; i-- {
+			if t.entries[i] == e {
+				t.selected = i
+				break
+			}
+		}
+	}
+}
+
+// remove drops e (a partial answer being retried).
+func (t *transcript) remove(e *entry) {
+	for i, x := range t.entries {
+		if x != e {
+			continue
+		}
+		t.entries = append(t.entries[:i], t.entries[i+1:]...)
+		if t.selected >= i {
+			t.selected--
+		}
+		if t.top > i || (t.top == i && t.top >= len(t.entries)) {
+			t.top = max(t.top-1, 0)
+		}
+		return
+	}
+}
+
+// clear drops every entry (the session's history is untouched).
+func (t *transcript) clear() {
+	t.entries = nil
+	t.follow, t.top, t.topLine = true, 0, 0
+	t.selected, t.selectAuto = -1, true
+}
+
+// linesOf returns e's lines for width, from the cache when it is current.
+func (t *transcript) linesOf(e *entry, width int) []string {
+	c := &e.cache
+	if c.valid && c.width == width && c.version == e.version && !e.dynamic() {
+		return c.lines
+	}
+	lines := t.r.lines(e, width-gutter)
+	*c = renderCache{width: width, version: e.version, valid: true, lines: lines}
+	return lines
+}
+
+// invalidate drops every cached rendering (styles changed).
+func (t *transcript) invalidate() {
+	for _, e := range t.entries {
+		e.cache.valid = false
+		e.stream = stream{}
+	}
+}
+
+// view returns exactly height lines of the transcript for width columns.
+func (t *transcript) view(width, height int) []string {
+	if height <= 0 {
+		return nil
+	}
+	var out []string
+	if !t.follow {
+		out = t.viewFrom(width, height)
+	}
+	if out == nil {
+		out = t.viewBottom(width, height)
+	}
+	for len(out) < height {
+		out = append(out, "")
+	}
+	return out
+}
+
+// viewFrom renders forward from the anchor; nil when the entries below the
+// anchor do not fill the screen (the view then sticks to the bottom).
+func (t *transcript) viewFrom(width, height int) []string {
+	out := make([]string, 0, height)
+	line := t.topLine
+	for i := t.top; i < len(t.entries) && len(out) < height; i++ {
+		lines := t.linesOf(t.entries[i], width)
+		for _, l := range lines[min(line, len(lines)):] {
+			if len(out) == height {
+				break
+			}
+			out = append(out, t.withGutter(i, l))
+		}
+		line = 0
+	}
+	if len(out) < height {
+		t.follow = true
+		return nil
+	}
+	return out
+}
+
+// viewBottom renders the last height lines, walking back from the end.
+func (t *transcript) viewBottom(width, height int) []string {
+	var chunks [][]string
+	n := 0
+	i := len(t.entries) - 1
+	for ; i >= 0 && n < height; i-- {
+		lines := t.linesOf(t.entries[i], width)
+		g := make([]string, len(lines))
+		for j, l := range lines {
+			g[j] = t.withGutter(i, l)
+		}
+		chunks = append(chunks, g)
+		n += len(lines)
+	}
+	out := make([]string, 0, n)
+	for j := len(chunks) - 1; j >= 0; j-- {
+		out = append(out, chunks[j]...)
+	}
+	if len(out) > height {
+		out = out[len(out)-height:]
+	}
+	return out
+}
+
+func (t *transcript) withGutter(i int, line string) string {
+	if i == t.selected {
+		return t.r.st.Selected.Render("▎") + " " + line
+	}
+	return strings.Repeat(" ", gutter) + line
+}
+
+// lastAnswer is the text of the newest assistant answer, for `y`.
+func (t *transcript) lastAnswer() string {
+	for i := len(t.entries) - 1; i >= 0; i-- {
+		if e := t.entries[i]; e.kind == kindAssistant && strings.TrimSpace(e.text) != "" {
+			return e.text
+		}
+	}
+	return ""
+}

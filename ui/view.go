@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// View draws the screen. It only composes cached lines of what is visible;
+// nothing here reads a file or the network.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.content())
+	v.AltScreen = true
+	if m.opts.Mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	v.WindowTitle = "keel"
+	return v
+}
+
+// content is the screen as text, exactly width × height.
+func (m *Model) content() string {
+	switch {
+	case m.width == 0 || m.height == 0:
+		return ""
+	case m.tooSmall():
+		return m.tooSmallView()
+	case m.session == nil && m.browser == nil:
+		return m.welcomeView()
+	case m.browser != nil:
+		return m.browser.view(m.r, m.width, m.height)
+	}
+	return m.mainView()
+}
+
+func (m *Model) tooSmallView() string {
+	msg := "keel needs at least 40×10 — make the terminal larger"
+	return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center,
+		ansi.Wrap(msg, max(m.width, 1), ""))
+}
+
+// mainView is the conversation (with the plan panel on wide screens), a
+// dialog if one is waiting, and the bottom rows.
+func (m *Model) mainView() string {
+	w, h := m.transcriptSize()
+	var overlay []string
+	switch {
+	case m.dialogs.active():
+		overlay = strings.Split(m.dialogs.view(m.r, w), "\n")
+	case m.showHelp:
+		overlay = m.helpLines(w)
+	}
+	overlay = overlay[:min(len(overlay), h)]
+	body := m.tr.view(w, h-len(overlay))
+	body = append(body, overlay...)
+	for i, l := range body {
+		body[i] = fitLine(l, w)
+	}
+	top := strings.Join(body, "\n")
+	if m.sidePanel() {
+		top = lipgloss.JoinHorizontal(lipgloss.Top, top, m.plan.view(m.r, planPanelWidth, h))
+	}
+	return top + "\n" + m.bottomView()
+}
+
+// bottomView is the rows under the transcript.
+func (m *Model) bottomView() string {
+	var rows []string
+	if len(m.completions) > 0 {
+		rows = append(rows, m.st.Dim.Render(ansi.Truncate(strings.Join(m.completions, "  "), m.width, "…")))
+	}
+	if m.foldedPlan() {
+		rows = append(rows, m.plan.summary(m.r, m.width))
+	}
+	rows = append(rows, m.st.Input.Width(m.width).Render(m.input.view()))
+	rows = append(rows, m.status.view(m.st, m.r, m.width))
+	return strings.Join(rows, "\n")
+}
+
+// fitLine pads or cuts a line to exactly width columns, so panels joined
+// beside it line up.
+func fitLine(l string, width int) string {
+	w := ansi.StringWidth(l)
+	switch {
+	case w > width:
+		return ansi.Truncate(l, width, "")
+	case w < width:
+		return l + strings.Repeat(" ", width-w)
+	}
+	return l
+}
+
+// helpLines is the key help and the slash commands.
+func (m *Model) helpLines(width int) []string {
+	hm := m.help
+	hm.ShowAll = true
+	hm.SetWidth(width)
+	lines := []string{m.st.Title.Render("Keys"), ""}
+	lines = append(lines, strings.Split(hm.View(m.keys), "\n")...)
+	lines = append(lines, "", m.st.Title.Render("Commands (Tab completes)"), "")
+	for _, c := range slashHelp() {
+		lines = append(lines, ansi.Truncate(c, width, "…"))
+	}
+	return append(lines, "", m.st.Dim.Render("press any key to close"))
+}
