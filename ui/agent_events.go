@@ -334,4 +334,3 @@ func (m *Model) submitQueued() tea.Cmd {
 	m.tr.changed(e)
 	return m.submit(e.prompt)
 }
-

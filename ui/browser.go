@@ -97,9 +97,9 @@ type browseAction int
 
 const (
 	browseNone   browseAction = iota
-	browseClose                // leave the browser
-	browseLoad                 // load the selected session's rounds
-	browseResume               // resume the selected session
+	browseClose               // leave the browser
+	browseLoad                // load the selected session's rounds
+	browseResume              // resume the selected session
 )
 
 // key handles one key; the root model carries out the returned action.

@@ -39,7 +39,7 @@ func (m *Model) bottomHeight() int {
 func (m *Model) transcriptSize() (int, int) {
 	w := m.width
 	if m.sidePanel() {
-		w -= planPanelWidth
+		w -= planPanelWidth(m.width)
 	}
 	return max(w, 1), max(m.height-m.bottomHeight(), 1)
 }

@@ -33,6 +33,7 @@ func (md *markdown) render(text string, width int) []string {
 	if err != nil {
 		return plainLines(text, width)
 	}
+	out = strings.ReplaceAll(out, "\t", "    ") // a tab's width depends on the terminal
 	return trimBlank(strings.Split(strings.TrimRight(out, "\n"), "\n"))
 }
 

@@ -9,8 +9,9 @@ import (
 	"github.com/keel-dev/keel/agent"
 )
 
-// planPanelWidth is the panel's width on wide terminals.
-const planPanelWidth = 36
+// planPanelWidth is the panel's width on a screen width columns wide: a
+// third of it, within bounds.
+func planPanelWidth(width int) int { return min(max(width*3/10, 36), 56) }
 
 // wideLayout is the terminal width from which the plan gets a side panel;
 // below it the plan folds to one line above the input.

@@ -118,11 +118,8 @@ func (t *transcript) viewFrom(width, height int) []string {
 	line := t.topLine
 	for i := t.top; i < len(t.entries) && len(out) < height; i++ {
 		lines := t.linesOf(t.entries[i], width)
-		for _, l := range lines[min(line, len(lines)):] {
-			if len(out) == height {
-				break
-			}
-			out = append(out, t.withGutter(i, l))
+		for j := min(line, len(lines)); j < len(lines) && len(out) < height; j++ {
+			out = append(out, t.withGutter(i, lines[j], len(lines)-j))
 		}
 		line = 0
 	}
@@ -142,7 +139,7 @@ func (t *transcript) viewBottom(width, height int) []string {
 		lines := t.linesOf(t.entries[i], width)
 		g := make([]string, len(lines))
 		for j, l := range lines {
-			g[j] = t.withGutter(i, l)
+			g[j] = t.withGutter(i, l, len(lines)-j)
 		}
 		chunks = append(chunks, g)
 		n += len(lines)
@@ -157,8 +154,10 @@ func (t *transcript) viewBottom(width, height int) []string {
 	return out
 }
 
-func (t *transcript) withGutter(i int, line string) string {
-	if i == t.selected {
+// withGutter prefixes a line of entry i; left is how many lines of the
+// entry remain from this one (the last is the blank gap, left unmarked).
+func (t *transcript) withGutter(i int, line string, left int) string {
+	if i == t.selected && left > 1 {
 		return t.r.st.Selected.Render("▎") + " " + line
 	}
 	return strings.Repeat(" ", gutter) + line

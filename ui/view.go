@@ -60,7 +60,7 @@ func (m *Model) mainView() string {
 	}
 	top := strings.Join(body, "\n")
 	if m.sidePanel() {
-		top = lipgloss.JoinHorizontal(lipgloss.Top, top, m.plan.view(m.r, planPanelWidth, h))
+		top = lipgloss.JoinHorizontal(lipgloss.Top, top, m.plan.view(m.r, planPanelWidth(m.width), h))
 	}
 	return top + "\n" + m.bottomView()
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // welcomeText explains, on first run, how to configure a provider.
@@ -18,28 +17,28 @@ var welcomeText = []struct{ head, body string }{
 func (m *Model) welcomeView() string {
 	w := min(m.width-4, 76)
 	st := m.st
-	lines := []string{
-		st.Title.Render("Welcome to keel"),
-		"",
-		ansi.Wrap("keel needs a language model to talk to, and none is configured yet. Pick one of three ways:", w, ""),
-		"",
+	var lines []string
+	add := func(style styleRenderer, text string) {
+		lines = append(lines, wrapStyled(style, text, w)...)
 	}
+	add(st.Title, "Welcome to keel")
+	lines = append(lines, "")
+	add(st.Status, "keel needs a language model to talk to, and none is configured yet. Pick one of three ways:")
+	lines = append(lines, "")
 	for _, t := range welcomeText {
-		lines = append(lines, st.Bold.Render(t.head))
-		lines = append(lines, strings.Split(ansi.Wrap("   "+st.Accent.Render(t.body), w, ""), "\n")...)
-		lines = append(lines, "")
+		add(st.Bold, t.head)
+		body := wrapStyled(st.Accent, t.body, w-3)
+		indent(body, "   ")
+		lines = append(append(lines, body...), "")
 	}
-	lines = append(lines,
-		st.Bold.Render("Or just look around first:"),
-		"   "+st.Accent.Render("keel --demo")+"   a scripted model (no LLM, no key) shows everything keel does in a minute",
-		"",
-		st.Dim.Render("ctrl+c twice quits · ctrl+l browses past sessions"),
-	)
+	add(st.Bold, "Or look around first:")
+	body := wrapStyled(st.Accent, "keel --demo   a scripted model (no LLM, no key) shows everything keel does in a minute", w-3)
+	indent(body, "   ")
+	lines = append(append(lines, body...), "")
+	add(st.Dim, "ctrl+c twice quits · ctrl+l browses past sessions")
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "…")
+		lines[i] = fitLine(l, w) // one block, left-aligned, centred as a whole
 	}
-	box := strings.Join(lines, "\n")
-	status := m.status.view(m.st, m.r, m.width)
-	body := lipgloss.Place(m.width, m.height-1, lipgloss.Center, lipgloss.Center, box)
-	return body + "\n" + status
+	body2 := lipgloss.Place(m.width, m.height-1, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"))
+	return body2 + "\n" + st.Warn.Render(fitLine("no provider configured", m.width))
 }

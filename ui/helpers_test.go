@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/keel-dev/keel/agent"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func TestMain(m *testing.M) {
+	time.Local = time.UTC // the browser shows local times; goldens must not depend on TZ
+	os.Exit(m.Run())
+}
+
+// newTestModel makes a model with a session that is never submitted to
+// (commands returned by Update are not run), at width × height.
+func newTestModel(t testing.TB, w, h int) *Model {
+	t.Helper()
+	dark := true
+	s := agent.New(agent.Options{ProviderName: "openai", Model: "gpt-test"})
+	t.Cleanup(s.Close)
+	return New(Options{Session: s, Bridge: NewBridge(), ProviderLabel: "openai", Model: "gpt-test",
+		ContextWindow: 128000, Cadence: 10, Dark: &dark, Width: w, Height: h})
+}
+
+// send feeds msgs to the model, ignoring the commands it returns.
+func send(m *Model, msgs ...tea.Msg) {
+	for _, msg := range msgs {
+		m.Update(msg)
+	}
+}
+
+// events wraps agent events as the drain command would deliver them.
+func events(evs ...agent.Event) eventsMsg { return eventsMsg{events: evs} }
+
+// press makes a key press from its string form: "enter", "ctrl+c", "a".
+func press(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "alt+enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt}
+	case "alt+up":
+		return tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModAlt}
+	case "alt+down":
+		return tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModAlt}
+	}
+	if c, ok := strings.CutPrefix(k, "ctrl+"); ok {
+		return tea.KeyPressMsg{Code: rune(c[0]), Mod: tea.ModCtrl}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// typeText presses one key per rune.
+func typeText(m *Model, s string) {
+	for _, r := range s {
+		m.Update(press(string(r)))
+	}
+}
+
+// plain is the screen without any escape sequences, for assertions.
+func plain(m *Model) string {
+	return ansi.Strip(m.View().Content)
+}
+
+// golden compares the view, downsampled to the ASCII profile (attributes,
+// no colours), with testdata/name.golden; -update rewrites it.
+func golden(t *testing.T, m *Model, name string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := &colorprofile.Writer{Forward: &buf, Profile: colorprofile.ASCII}
+	if _, err := w.WriteString(m.View().Content); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.Bytes()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./ui -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("view differs from %s (go test ./ui -update rewrites it)\n--- got (plain):\n%s\n--- want (plain):\n%s",
+			path, ansi.Strip(string(got)), ansi.Strip(string(want)))
+	}
+}
+
+func intp(i int) *int { return &i }
