@@ -65,7 +65,7 @@ func scenarioToolExpanded(_ *testing.T, m *Model) {
 		agent.StateChanged{To: agent.StateActing},
 		agent.ToolStarted{CallID: "c1", Name: "run_command", Args: `{"command":"go test ./..."}`},
 		agent.ToolFinished{CallID: "c1", Name: "run_command", Args: `{"command":"go test ./..."}`,
-			Output: "ok  \tgithub.com/keel-dev/keel/config\t0.21s\n--- FAIL: TestRetry (0.00s)\n    retry_test.go:42: want 3 attempts, got 2\nFAIL",
+			Output:  "ok  \tgithub.com/keel-dev/keel/config\t0.21s\n--- FAIL: TestRetry (0.00s)\n    retry_test.go:42: want 3 attempts, got 2\nFAIL",
 			IsError: true, ExitCode: intp(1), Duration: 2300 * time.Millisecond},
 		agent.ToolStarted{CallID: "c2", Name: "read_file", Args: `{"path":"agent/llm/retry.go"}`},
 		agent.ToolFinished{CallID: "c2", Name: "read_file", Args: `{"path":"agent/llm/retry.go"}`, Output: "1\tpackage llm", Duration: 3 * time.Millisecond},
