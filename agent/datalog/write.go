@@ -3,7 +3,6 @@ package datalog
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"time"
@@ -32,7 +31,7 @@ func (db *DB) Pending() int {
 	return int(db.w.npending.Load())
 }
 
-func (db *DB) submit(ctx context.Context, name string, fn func(context.Context, *sql.Tx) error) error {
+func (db *DB) submit(ctx context.Context, name string, fn func(context.Context, *wtx) error) error {
 	if db.refuse != nil {
 		return db.refuse
 	}
@@ -54,8 +53,8 @@ func (db *DB) StartSession(ctx context.Context, s Session) (string, error) {
 	}
 	cfg := db.red.String(string(s.Config))
 	prompt := db.red.String(s.FirstPrompt)
-	err := db.submit(ctx, "session "+s.ID, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO sessions
+	err := db.submit(ctx, "session "+s.ID, func(ctx context.Context, tx *wtx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO sessions
 			(id, project_root, cwd, git_branch, provider, model, config_json, first_prompt, started_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			s.ID, s.ProjectRoot, s.Cwd, s.GitBranch, s.Provider, s.Model, cfg, prompt, nanos(s.Started))
@@ -68,8 +67,8 @@ func (db *DB) StartSession(ctx context.Context, s Session) (string, error) {
 // user typed one.
 func (db *DB) SetFirstPrompt(ctx context.Context, id, prompt string) error {
 	prompt = db.red.String(prompt)
-	return db.submit(ctx, "session "+id, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE sessions SET first_prompt = ? WHERE id = ? AND first_prompt = ''`, prompt, id)
+	return db.submit(ctx, "session "+id, func(ctx context.Context, tx *wtx) error {
+		_, err := tx.Exec(ctx, `UPDATE sessions SET first_prompt = ? WHERE id = ? AND first_prompt = ''`, prompt, id)
 		return err
 	})
 }
@@ -78,15 +77,15 @@ func (db *DB) SetFirstPrompt(ctx context.Context, id, prompt string) error {
 // round by round; non-zero totals replace them.
 func (db *DB) EndSession(ctx context.Context, id, stopReason string, totals Totals) error {
 	at := nanos(db.opts.Now())
-	return db.submit(ctx, "end of session "+id, func(ctx context.Context, tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET ended_at = ?, stop_reason = ? WHERE id = ?`,
+	return db.submit(ctx, "end of session "+id, func(ctx context.Context, tx *wtx) error {
+		if _, err := tx.Exec(ctx, `UPDATE sessions SET ended_at = ?, stop_reason = ? WHERE id = ?`,
 			at, stopReason, id); err != nil {
 			return err
 		}
 		if totals == (Totals{}) {
 			return nil
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE sessions SET rounds = ?, tool_calls = ?, tokens_in = ?,
+		_, err := tx.Exec(ctx, `UPDATE sessions SET rounds = ?, tool_calls = ?, tokens_in = ?,
 			tokens_out = ?, tokens_cached = ?, cost = ? WHERE id = ?`,
 			totals.Rounds, totals.ToolCalls, totals.TokensIn, totals.TokensOut, totals.TokensCached, totals.Cost, id)
 		return err
@@ -96,8 +95,8 @@ func (db *DB) EndSession(ctx context.Context, id, stopReason string, totals Tota
 // ReopenSession clears the end of a session that is being resumed, so it
 // is listed as running again and later rounds continue its sequence.
 func (db *DB) ReopenSession(ctx context.Context, id string) error {
-	return db.submit(ctx, "session "+id, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE sessions SET ended_at = NULL, stop_reason = '' WHERE id = ?`, id)
+	return db.submit(ctx, "session "+id, func(ctx context.Context, tx *wtx) error {
+		_, err := tx.Exec(ctx, `UPDATE sessions SET ended_at = NULL, stop_reason = '' WHERE id = ?`, id)
 		return err
 	})
 }
@@ -107,8 +106,8 @@ func (db *DB) ReopenSession(ctx context.Context, id string) error {
 func (db *DB) UpdateInterventionReply(ctx context.Context, sessionID string, round, index int, reply string) error {
 	reply = db.red.String(reply)
 	name := fmt.Sprintf("intervention reply, round %d", round)
-	return db.submit(ctx, name, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE interventions SET reply = ?
+	return db.submit(ctx, name, func(ctx context.Context, tx *wtx) error {
+		_, err := tx.Exec(ctx, `UPDATE interventions SET reply = ?
 			WHERE session_id = ? AND round_seq = ? AND idx = ?`, reply, sessionID, round, index)
 		return err
 	})
@@ -117,9 +116,9 @@ func (db *DB) UpdateInterventionReply(ctx context.Context, sessionID string, rou
 // MarkUndone records that file changes were reverted.
 func (db *DB) MarkUndone(ctx context.Context, ids []int64) error {
 	at := nanos(db.opts.Now())
-	return db.submit(ctx, "undo", func(ctx context.Context, tx *sql.Tx) error {
+	return db.submit(ctx, "undo", func(ctx context.Context, tx *wtx) error {
 		for _, id := range ids {
-			if _, err := tx.ExecContext(ctx, `UPDATE file_changes SET undone_at = ? WHERE id = ?`, at, id); err != nil {
+			if _, err := tx.Exec(ctx, `UPDATE file_changes SET undone_at = ? WHERE id = ?`, at, id); err != nil {
 				return err
 			}
 		}
@@ -131,8 +130,8 @@ func (db *DB) MarkUndone(ctx context.Context, ids []int64) error {
 // own, and returns how many went.
 func (db *DB) Prune(ctx context.Context, cutoff time.Time) (int, error) {
 	var n int64
-	err := db.submit(ctx, "prune", func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE started_at < ?`, nanos(cutoff))
+	err := db.submit(ctx, "prune", func(ctx context.Context, tx *wtx) error {
+		res, err := tx.Exec(ctx, `DELETE FROM sessions WHERE started_at < ?`, nanos(cutoff))
 		if err != nil {
 			return err
 		}

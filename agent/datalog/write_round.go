@@ -2,7 +2,6 @@ package datalog
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
@@ -85,8 +84,8 @@ func capString(s string, n int) string {
 	return s[:n]
 }
 
-func (p *preparedRound) insert(ctx context.Context, tx *sql.Tx) error {
-	steps := []func(context.Context, *sql.Tx) error{
+func (p *preparedRound) insert(ctx context.Context, tx *wtx) error {
+	steps := []func(context.Context, *wtx) error{
 		p.insertRound, p.insertMessages, p.insertToolCalls, p.insertInterventions,
 		p.insertPlans, p.insertTransitions, p.insertFileChanges, p.insertBodies, p.addTotals,
 	}
@@ -98,9 +97,9 @@ func (p *preparedRound) insert(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-func (p *preparedRound) insertRound(ctx context.Context, tx *sql.Tx) error {
+func (p *preparedRound) insertRound(ctx context.Context, tx *wtx) error {
 	r := p.rec.Round
-	_, err := tx.ExecContext(ctx, `INSERT INTO rounds (session_id, seq, task_seq, request_messages,
+	_, err := tx.Exec(ctx, `INSERT INTO rounds (session_id, seq, task_seq, request_messages,
 		request_tokens, first_token_ns, duration_ns, finish_reason, tokens_in, tokens_out, tokens_cached,
 		cost, retries, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.SessionID, r.Seq, r.TaskSeq, r.RequestMessages, r.RequestTokens, int64(r.FirstToken),
@@ -111,7 +110,7 @@ func (p *preparedRound) insertRound(ctx context.Context, tx *sql.Tx) error {
 
 // insertMessages appends after the session's last message. A history
 // reset starts a new epoch numbered by this round.
-func (p *preparedRound) insertMessages(ctx context.Context, tx *sql.Tx) error {
+func (p *preparedRound) insertMessages(ctx context.Context, tx *wtx) error {
 	if len(p.messages) == 0 {
 		return nil
 	}
@@ -119,9 +118,9 @@ func (p *preparedRound) insertMessages(ctx context.Context, tx *sql.Tx) error {
 	var seq, epoch int
 	// Two queries, not one: SQLite answers a lone MAX from an index
 	// without scanning the session's messages.
-	err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?`, sid).Scan(&seq)
+	err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?`, sid).Scan(&seq)
 	if err == nil {
-		err = tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(epoch), 0) FROM messages WHERE session_id = ?`, sid).Scan(&epoch)
+		err = tx.QueryRow(ctx, `SELECT COALESCE(MAX(epoch), 0) FROM messages WHERE session_id = ?`, sid).Scan(&epoch)
 	}
 	if err != nil {
 		return err
@@ -129,24 +128,19 @@ func (p *preparedRound) insertMessages(ctx context.Context, tx *sql.Tx) error {
 	if p.rec.HistoryReset {
 		epoch = p.rec.Round.Seq
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO messages (session_id, seq, round_seq, epoch, json)
-		VALUES (?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
 	for _, m := range p.messages {
 		seq++
-		if _, err := stmt.ExecContext(ctx, sid, seq, p.rec.Round.Seq, epoch, m); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO messages (session_id, seq, round_seq, epoch, json)
+			VALUES (?, ?, ?, ?, ?)`, sid, seq, p.rec.Round.Seq, epoch, m); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (p *preparedRound) insertToolCalls(ctx context.Context, tx *sql.Tx) error {
+func (p *preparedRound) insertToolCalls(ctx context.Context, tx *wtx) error {
 	for i, tc := range p.rec.ToolCalls {
-		_, err := tx.ExecContext(ctx, `INSERT INTO tool_calls (session_id, round_seq, idx, call_id, name,
+		_, err := tx.Exec(ctx, `INSERT INTO tool_calls (session_id, round_seq, idx, call_id, name,
 			arguments, result, result_size, is_error, duration_ns, permission, decided_by)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			p.rec.Round.SessionID, p.rec.Round.Seq, i, tc.CallID, tc.Name, tc.Arguments, tc.Result,
@@ -158,9 +152,9 @@ func (p *preparedRound) insertToolCalls(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-func (p *preparedRound) insertInterventions(ctx context.Context, tx *sql.Tx) error {
+func (p *preparedRound) insertInterventions(ctx context.Context, tx *wtx) error {
 	for i, iv := range p.rec.Interventions {
-		_, err := tx.ExecContext(ctx, `INSERT INTO interventions (session_id, round_seq, idx, kind,
+		_, err := tx.Exec(ctx, `INSERT INTO interventions (session_id, round_seq, idx, kind,
 			at_tool_call, figures_json, message, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 			p.rec.Round.SessionID, p.rec.Round.Seq, i, iv.Kind, iv.AtToolCall, string(iv.Figures),
 			iv.Message, iv.Reply)
@@ -171,9 +165,9 @@ func (p *preparedRound) insertInterventions(ctx context.Context, tx *sql.Tx) err
 	return nil
 }
 
-func (p *preparedRound) insertPlans(ctx context.Context, tx *sql.Tx) error {
+func (p *preparedRound) insertPlans(ctx context.Context, tx *wtx) error {
 	for _, ps := range p.rec.Plans {
-		_, err := tx.ExecContext(ctx, `INSERT INTO plan_snapshots (session_id, round_seq, attempt, status,
+		_, err := tx.Exec(ctx, `INSERT INTO plan_snapshots (session_id, round_seq, attempt, status,
 			json, at) VALUES (?, ?, ?, ?, ?, ?)`,
 			p.rec.Round.SessionID, p.rec.Round.Seq, ps.Attempt, ps.Status, string(ps.Plan), nanos(ps.At))
 		if err != nil {
@@ -183,9 +177,9 @@ func (p *preparedRound) insertPlans(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-func (p *preparedRound) insertTransitions(ctx context.Context, tx *sql.Tx) error {
+func (p *preparedRound) insertTransitions(ctx context.Context, tx *wtx) error {
 	for _, st := range p.rec.Transitions {
-		_, err := tx.ExecContext(ctx, `INSERT INTO state_transitions (session_id, round_seq, from_state,
+		_, err := tx.Exec(ctx, `INSERT INTO state_transitions (session_id, round_seq, from_state,
 			to_state, detail, at) VALUES (?, ?, ?, ?, ?, ?)`,
 			p.rec.Round.SessionID, p.rec.Round.Seq, st.From, st.To, st.Detail, nanos(st.At))
 		if err != nil {
@@ -195,13 +189,13 @@ func (p *preparedRound) insertTransitions(ctx context.Context, tx *sql.Tx) error
 	return nil
 }
 
-func (p *preparedRound) insertFileChanges(ctx context.Context, tx *sql.Tx) error {
+func (p *preparedRound) insertFileChanges(ctx context.Context, tx *wtx) error {
 	for _, fc := range p.rec.FileChanges {
 		task := fc.TaskSeq
 		if task == 0 {
 			task = p.rec.Round.TaskSeq
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO file_changes (session_id, round_seq, task_seq,
+		_, err := tx.Exec(ctx, `INSERT INTO file_changes (session_id, round_seq, task_seq,
 			tool_call_id, path, existed, before, after, mode) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			p.rec.Round.SessionID, p.rec.Round.Seq, task, fc.ToolCallID, fc.Path, fc.Existed,
 			fc.Before, fc.After, int64(fc.Mode))
@@ -212,20 +206,20 @@ func (p *preparedRound) insertFileChanges(ctx context.Context, tx *sql.Tx) error
 	return nil
 }
 
-func (p *preparedRound) insertBodies(ctx context.Context, tx *sql.Tx) error {
+func (p *preparedRound) insertBodies(ctx context.Context, tx *wtx) error {
 	if !p.bodies || (len(p.rec.Request) == 0 && len(p.rec.Response) == 0) {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO bodies (session_id, round_seq, request, response)
+	_, err := tx.Exec(ctx, `INSERT INTO bodies (session_id, round_seq, request, response)
 		VALUES (?, ?, ?, ?)`, p.rec.Round.SessionID, p.rec.Round.Seq, p.rec.Request, p.rec.Response)
 	return err
 }
 
 // addTotals keeps the session's sums current, so a session that never
 // ends (crash) still lists its figures.
-func (p *preparedRound) addTotals(ctx context.Context, tx *sql.Tx) error {
+func (p *preparedRound) addTotals(ctx context.Context, tx *wtx) error {
 	r := p.rec.Round
-	_, err := tx.ExecContext(ctx, `UPDATE sessions SET rounds = rounds + 1, tool_calls = tool_calls + ?,
+	_, err := tx.Exec(ctx, `UPDATE sessions SET rounds = rounds + 1, tool_calls = tool_calls + ?,
 		tokens_in = tokens_in + ?, tokens_out = tokens_out + ?, tokens_cached = tokens_cached + ?,
 		cost = cost + ? WHERE id = ?`,
 		len(p.rec.ToolCalls), r.TokensIn, r.TokensOut, r.TokensCached, r.Cost, r.SessionID)

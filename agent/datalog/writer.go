@@ -36,7 +36,7 @@ func (e *WriteError) Unwrap() error { return e.Err }
 // op is one unit of writing, committed in its own transaction.
 type op struct {
 	name string
-	fn   func(context.Context, *sql.Tx) error
+	fn   func(context.Context, *wtx) error
 }
 
 type request struct {
@@ -155,7 +155,7 @@ func (w *writer) apply(o op) error {
 	if err != nil {
 		return err
 	}
-	if err := o.fn(ctx, tx); err != nil {
+	if err := o.fn(ctx, &wtx{tx: tx}); err != nil {
 		tx.Rollback()
 		return err
 	}
