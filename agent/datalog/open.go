@@ -52,6 +52,7 @@ type NewerSchemaError struct {
 	Found, Latest int
 }
 
+// Error says the database is newer and what to do.
 func (e *NewerSchemaError) Error() string {
 	return fmt.Sprintf("datalog %s has schema version %d but this keel knows only %d; "+
 		"it was written by a newer keel, so it is open read-only: upgrade keel to log to it", e.Path, e.Found, e.Latest)

@@ -18,6 +18,7 @@ type AmbiguousIDError struct {
 	Candidates []string
 }
 
+// Error lists the candidates and asks for a longer prefix.
 func (e *AmbiguousIDError) Error() string {
 	return fmt.Sprintf("session id %q is ambiguous; it matches %s: type more of the id",
 		e.Prefix, strings.Join(e.Candidates, ", "))

@@ -26,11 +26,13 @@ type WriteError struct {
 	Err     error
 }
 
+// Error says what failed and that the records are kept and retried.
 func (e *WriteError) Error() string {
 	return fmt.Sprintf("datalog could not save %s: %v; keel keeps %d record(s) in memory and retries "+
 		"with the next write: free disk space or fix the database's permissions", e.Op, e.Err, e.Pending)
 }
 
+// Unwrap returns the SQLite or OS error.
 func (e *WriteError) Unwrap() error { return e.Err }
 
 // op is one unit of writing, committed in its own transaction.
