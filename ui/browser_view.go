@@ -67,8 +67,8 @@ func (b *browser) sessionLines(r *renderer, width, height int) []string {
 	var out []string
 	for i := b.listTop; i < len(fs) && len(out) < height; i++ {
 		s := fs[i]
-		row := fmt.Sprintf("%s  %s  %-22s %4d rounds  %-12s %s", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
-			ansi.Truncate(s.Provider+"/"+s.Model, 22, "…"), s.Totals.Rounds, s.StopReason, oneLine(s.FirstPrompt))
+		row := fmt.Sprintf("%s  %s  %-20s %4d rounds  %s  %s", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
+			ansi.Truncate(s.Provider+"/"+s.Model, 20, "…"), s.Totals.Rounds, oneLine(s.FirstPrompt), r.st.Dim.Render("· "+s.StopReason))
 		out = append(out, r.cursorLine(i == b.cursor, row, width))
 	}
 	return out
