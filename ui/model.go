@@ -40,6 +40,8 @@ type Model struct {
 	resumeID      string
 	gen           int       // drain generation, bumped when the session is replaced
 	retryAt       time.Time // when a rate-limited request is retried
+	ruleW         int       // width the rule above the input was drawn for
+	ruleS         string
 
 	// The entries of the round that is streaming.
 	answer, reasoning *entry
@@ -159,6 +161,7 @@ func (m *Model) setDark(dark bool) {
 	m.st = NewStyles(dark, m.opts.NoColor)
 	m.r.st, m.r.md = m.st, newMarkdown(m.st.glamourStyle())
 	m.help.Styles = m.st.Help
+	m.ruleW = 0
 	m.input = rebuildInput(m.input, m.st)
 	m.tr.invalidate()
 	m.layout()

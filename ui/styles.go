@@ -32,7 +32,6 @@ type Styles struct {
 	Dialog    lipgloss.Style
 	Status    lipgloss.Style
 	StatusKey lipgloss.Style
-	Input     lipgloss.Style
 	Title     lipgloss.Style
 	Help      help.Styles
 }
@@ -74,10 +73,8 @@ func NewStyles(dark, noColor bool) Styles {
 			Padding(0, 1),
 		Status:    base.Foreground(c("#374151", "#d1d5db")),
 		StatusKey: base.Foreground(c("#7c3aed", "#c4b5fd")).Bold(true),
-		Input: base.Border(lipgloss.NormalBorder(), true, false, false, false).
-			BorderForeground(c("#9ca3af", "#4b5563")),
-		Title: base.Bold(true).Foreground(c("#111827", "#f9fafb")),
-		Help:  help.DefaultStyles(dark),
+		Title:     base.Bold(true).Foreground(c("#111827", "#f9fafb")),
+		Help:      help.DefaultStyles(dark),
 	}
 	if noColor {
 		s.Help = help.Styles{ShortKey: base.Bold(true), FullKey: base.Bold(true)}

@@ -81,6 +81,9 @@ func (t *transcript) linesOf(e *entry, width int) []string {
 		return c.lines
 	}
 	lines := t.r.lines(e, width-gutter)
+	for i, l := range lines {
+		lines[i] = fitLine(l, width-gutter) // padded once here, not per frame
+	}
 	*c = renderCache{width: width, version: e.version, valid: true, lines: lines}
 	return lines
 }

@@ -53,11 +53,11 @@ func (m *Model) mainView() string {
 		overlay = m.helpLines(w)
 	}
 	overlay = overlay[:min(len(overlay), h)]
-	body := m.tr.view(w, h-len(overlay))
-	body = append(body, overlay...)
-	for i, l := range body {
-		body[i] = fitLine(l, w)
+	for i, l := range overlay {
+		overlay[i] = fitLine(l, w)
 	}
+	body := m.tr.view(w, h-len(overlay)) // lines come padded to w
+	body = append(body, overlay...)
 	top := strings.Join(body, "\n")
 	if m.sidePanel() {
 		top = lipgloss.JoinHorizontal(lipgloss.Top, top, m.plan.view(m.r, planPanelWidth(m.width), h))
@@ -74,7 +74,7 @@ func (m *Model) bottomView() string {
 	if m.foldedPlan() {
 		rows = append(rows, m.plan.summary(m.r, m.width))
 	}
-	rows = append(rows, m.st.Input.Width(m.width).Render(m.input.view()))
+	rows = append(rows, m.rule(), m.input.view())
 	rows = append(rows, m.status.view(m.st, m.r, m.width))
 	return strings.Join(rows, "\n")
 }
@@ -104,4 +104,12 @@ func (m *Model) helpLines(width int) []string {
 		lines = append(lines, ansi.Truncate(c, width, "…"))
 	}
 	return append(lines, "", m.st.Dim.Render("press any key to close"))
+}
+
+// rule is the line above the input, drawn once per width.
+func (m *Model) rule() string {
+	if m.ruleW != m.width {
+		m.ruleW, m.ruleS = m.width, m.st.Dim.Render(strings.Repeat("─", m.width))
+	}
+	return m.ruleS
 }
