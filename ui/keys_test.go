@@ -250,3 +250,25 @@ func TestViewIsExactlyTheScreen(t *testing.T) {
 		}
 	}
 }
+
+func TestSelectingScrollsIntoView(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	send(m, events(agent.ToolStarted{CallID: "1", Name: "run_command", Args: `{"command":"first-call"}`},
+		agent.ToolFinished{CallID: "1", Name: "run_command", Output: "x"}))
+	for range 40 {
+		send(m, NoticeMsg{Text: "filler"})
+	}
+	send(m, events(agent.ToolStarted{CallID: "2", Name: "run_command", Args: `{"command":"second-call"}`},
+		agent.ToolFinished{CallID: "2", Name: "run_command", Output: "y"}))
+	if strings.Contains(plain(m), "first-call") {
+		t.Fatal("the first call should be off screen")
+	}
+	send(m, press("alt+up"))
+	if !strings.Contains(plain(m), "first-call") {
+		t.Fatalf("selecting it should scroll to it:\n%s", plain(m))
+	}
+	send(m, press("alt+down"))
+	if !strings.Contains(plain(m), "second-call") {
+		t.Fatal("selecting the newest scrolls back")
+	}
+}

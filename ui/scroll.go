@@ -76,6 +76,9 @@ func (t *transcript) selectNext(dir int) {
 		if t.entries[i].expandable() {
 			t.selected = i
 			t.selectAuto = i == t.lastExpandable()
+			if i < t.shownFirst || i > t.shownLast { // bring it on screen
+				t.follow, t.top, t.topLine = false, i, 0
+			}
 			return
 		}
 	}

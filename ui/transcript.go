@@ -21,6 +21,8 @@ type transcript struct {
 	topLine    int  // first line of entries[top] on screen
 	selected   int  // index of the selected entry, -1 for none
 	selectAuto bool // the selection follows the newest expandable entry
+
+	shownFirst, shownLast int // entries on screen at the last view
 }
 
 func newTranscript(r *renderer) *transcript {
@@ -102,6 +104,7 @@ func (t *transcript) view(width, height int) []string {
 		return nil
 	}
 	var out []string
+	t.shownFirst, t.shownLast = len(t.entries), -1
 	if !t.follow {
 		out = t.viewFrom(width, height)
 	}
@@ -120,6 +123,7 @@ func (t *transcript) viewFrom(width, height int) []string {
 	out := make([]string, 0, height)
 	line := t.topLine
 	for i := t.top; i < len(t.entries) && len(out) < height; i++ {
+		t.shown(i)
 		lines := t.linesOf(t.entries[i], width)
 		for j := min(line, len(lines)); j < len(lines) && len(out) < height; j++ {
 			out = append(out, t.withGutter(i, lines[j], len(lines)-j))
@@ -133,12 +137,17 @@ func (t *transcript) viewFrom(width, height int) []string {
 	return out
 }
 
+func (t *transcript) shown(i int) {
+	t.shownFirst, t.shownLast = min(t.shownFirst, i), max(t.shownLast, i)
+}
+
 // viewBottom renders the last height lines, walking back from the end.
 func (t *transcript) viewBottom(width, height int) []string {
 	var chunks [][]string
 	n := 0
 	i := len(t.entries) - 1
 	for ; i >= 0 && n < height; i-- {
+		t.shown(i)
 		lines := t.linesOf(t.entries[i], width)
 		g := make([]string, len(lines))
 		for j, l := range lines {
