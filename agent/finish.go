@@ -6,6 +6,7 @@ func (s *Session) finishTask(t *task, st stop) {
 	s.closeDanglingCalls()
 	s.setState(st.reason.finalState(), string(st.reason))
 	s.mu.Lock()
+	s.taskDiscipline = t.discipline // read regions carry over to the next task
 	s.running = false
 	s.cancel = nil
 	cost := s.costPtr()

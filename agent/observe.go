@@ -96,6 +96,9 @@ func (t *task) applyDecision(ctx context.Context) (stop, bool) {
 		msg += "\n\nThe user's guidance: " + ans.Guidance
 	}
 	t.pending = append(t.pending, msg)
+	if d.Inject != "" {
+		t.pending = append(t.pending, d.Inject)
+	}
 	return stop{}, false
 }
 

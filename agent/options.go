@@ -27,6 +27,7 @@ type Options struct {
 	Limits        Limits
 	MaxBacktracks int // failed plans per task before plan_failed (default 3)
 
+	Workdir      string // where run_command runs by default (the working directory)
 	SystemPrompt string // built by SystemPrompt(); re-sent each round
 	Recorder     *Recorder
 	SessionID    string

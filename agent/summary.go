@@ -1,6 +1,11 @@
 package agent
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+
 	"github.com/keel-dev/keel/discipline"
 	"github.com/keel-dev/keel/tools"
 )
@@ -18,9 +23,51 @@ func (t *task) roundSummary(outs []outcome, endedTurn bool) discipline.RoundSumm
 	}
 	t.compacted = false
 	for _, o := range outs {
-		sum.Calls = append(sum.Calls, callSummary(o))
+		c := callSummary(o)
+		if c.Command != "" && len(c.Reads) == 0 && !c.IsError {
+			c.Reads = commandReads(t.s.opts.Workdir, o.call.Arguments, c.Command)
+		}
+		sum.Calls = append(sum.Calls, c)
 	}
 	return sum
+}
+
+// commandReads sees a command that printed one file's region (cat, head,
+// sed -n ...) as a read of it, so the re-read guard counts it.
+func commandReads(workdir, args, command string) []discipline.Read {
+	path, from, to, ok := discipline.CommandRead(command)
+	if !ok {
+		return nil
+	}
+	var a struct {
+		Workdir string `json:"workdir"`
+	}
+	_ = json.Unmarshal([]byte(args), &a)
+	dir := workdir
+	if a.Workdir != "" {
+		dir = resolveIn(workdir, a.Workdir)
+	}
+	abs := resolveIn(dir, path)
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil
+	}
+	total := bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		total++
+	}
+	return []discipline.Read{{Path: abs, Version: tools.Version(data), From: from, To: to, Total: total}}
+}
+
+// resolveIn makes p absolute against dir.
+func resolveIn(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
 }
 
 // callSummary is one call as discipline sees it. A command that prints a
@@ -29,7 +76,7 @@ func callSummary(o outcome) discipline.ToolCall {
 	c := discipline.ToolCall{
 		Name:       o.call.Name,
 		Args:       discipline.NormalizeArgs(o.call.Arguments),
-		ResultHash: discipline.Hash(o.output),
+		ResultHash: discipline.HashOutput(o.output),
 		IsError:    o.result.IsError,
 	}
 	if o.result.IsError {

@@ -31,7 +31,19 @@ type ToolRate struct {
 }
 
 // String renders the rate as "edit_file 4/6".
-func (r ToolRate) String() string { return fmt.Sprintf("%s %d/%d", r.Tool, r.OK, r.Total) }
+func (r ToolRate) String() string {
+	return fmt.Sprintf("%s %d/%d", neutralName(r.Tool), r.OK, r.Total)
+}
+
+// neutralName keeps the checkpoint free of ecosystem words: keel's text
+// search tool shares its name with a Unix program, so it is shown as
+// "search".
+func neutralName(tool string) string {
+	if tool == "grep" {
+		return "search"
+	}
+	return tool
+}
 
 // Report computes the reflection report from the carried state: the plan
 // and context figures of the last round, the task's tool counts, and the

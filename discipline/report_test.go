@@ -49,3 +49,12 @@ func TestReportNotStalledAtThreshold(t *testing.T) {
 		t.Errorf("stalled while disabled: %v", st)
 	}
 }
+
+func TestToolRateNamesStayNeutral(t *testing.T) {
+	cases := map[string]string{"grep": "search 3/4", "edit_file": "edit_file 3/4"}
+	for tool, want := range cases {
+		if got := (ToolRate{Tool: tool, OK: 3, Total: 4}).String(); got != want {
+			t.Errorf("%s: %q, want %q", tool, got, want)
+		}
+	}
+}

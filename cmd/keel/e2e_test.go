@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/keel-dev/keel/agent/llmtest"
 )
@@ -57,8 +59,16 @@ func project(t *testing.T) string {
 // runKeel runs the binary against srv with a private HOME and data dir.
 func runKeel(t *testing.T, srv *llmtest.Server, dir string, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	home := t.TempDir()
-	cmd := exec.Command(keelBinary(t), args...)
+	return runKeelHome(t, t.TempDir(), srv, dir, stdin, args...)
+}
+
+// runKeelHome runs the binary with HOME (and so the datalog) at home.
+func runKeelHome(t *testing.T, home string, srv *llmtest.Server, dir string, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, keelBinary(t), args...)
+	cmd.WaitDelay = 5 * time.Second
 	cmd.Dir = dir
 	cmd.Env = []string{
 		"HOME=" + home, "PATH=" + os.Getenv("PATH"),
@@ -196,4 +206,49 @@ func TestBadConfigIsExit2WithPosition(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, cfg+":2:") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
+}
+
+func TestReadLoopHaltsWithExit3(t *testing.T) {
+	read := llmtest.ToolRound(llmtest.Call{Name: "read_file", Args: `{"path":"main.go"}`})
+	srv := llmtest.Start(t, llmtest.Rounds(read, read, read, read, read, read))
+	out, errOut, code := runKeel(t, srv, project(t), "", "-p", "read main.go", "--output-format", "json")
+	if code != 3 {
+		t.Fatalf("exit %d, want 3; stderr %s", code, errOut)
+	}
+	var res struct {
+		StopReason    string `json:"stop_reason"`
+		Interventions []struct {
+			Kind       string `json:"kind"`
+			AtToolCall int    `json:"at_tool_call"`
+			Message    string `json:"message"`
+		} `json:"interventions"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if res.StopReason != "loop_detected" || len(res.Interventions) < 2 {
+		t.Fatalf("result %+v", res)
+	}
+	first, last := res.Interventions[0], res.Interventions[len(res.Interventions)-1]
+	if first.Kind != "reread" || first.AtToolCall != 2 || !strings.Contains(first.Message, "main.go") || last.Kind != "halt" {
+		t.Errorf("interventions = %+v", res.Interventions)
+	}
+}
+
+// dbFiles reads the datalog and its WAL files under home.
+func dbFiles(t *testing.T, home string) [][]byte {
+	t.Helper()
+	matches, _ := filepath.Glob(filepath.Join(home, "data", "keel", "keel.db*"))
+	if len(matches) == 0 {
+		t.Fatal("no datalog was written")
+	}
+	var out [][]byte
+	for _, m := range matches {
+		data, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, data)
+	}
+	return out
 }

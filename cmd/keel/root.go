@@ -13,6 +13,9 @@ type app struct {
 	stdout io.Writer
 	stderr io.Writer
 	flags  globalFlags
+	// current is the command being executed, whose flag set holds the
+	// persistent flags the user set (set in PersistentPreRun).
+	current *cobra.Command
 }
 
 // globalFlags are the flags every command accepts (persistent on root).
@@ -61,6 +64,9 @@ Run it with no arguments for the terminal UI, or with -p for headless mode.`,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE:          a.runMain,
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			a.current = cmd
+		},
 	}
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
@@ -68,7 +74,7 @@ Run it with no arguments for the terminal UI, or with -p for headless mode.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError(err) })
 	a.defineFlags(root)
 	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodesHelp + "\n")
-	root.AddCommand(a.versionCommand(), a.configCommand())
+	root.AddCommand(a.versionCommand(), a.configCommand(), a.logCommand(), a.undoCommand())
 	return root
 }
 

@@ -70,6 +70,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 		Limits: agent.Limits{MaxTurns: cfg.MaxTurns, MaxToolCalls: cfg.MaxToolCalls, TokenBudget: cfg.TokenBudget,
 			CompactAt: cfg.CompactAt, MaxCompactions: cfg.MaxCompactions, ToolOutputCap: cfg.ToolOutputCap},
 		MaxBacktracks: cfg.Plan.MaxBacktrackAttempts,
+		Workdir:       ws.Root(),
 		Now:           time.Now,
 	}
 	env := agent.DetectEnv(cwd, ws.Root(), opts.Now())

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/tools"
+)
+
+// logCommand is `keel log`: the datalog's read side.
+func (a *app) logCommand() *cobra.Command {
+	open := func(readOnly bool) (*datalog.DB, error) { return a.openDatalogAt(a.current, readOnly) }
+	return datalog.NewLogCommand(open, a.stdin)
+}
+
+// openDatalogAt opens the configured datalog for a command that needs it.
+func (a *app) openDatalogAt(cmd *cobra.Command, readOnly bool) (*datalog.DB, error) {
+	cfg, err := a.loadConfig(cmd)
+	if err != nil {
+		return nil, err
+	}
+	path := cfg.DatalogPath()
+	if path == "" {
+		return nil, usageError(errors.New("no datalog path: set HOME, XDG_DATA_HOME, [datalog] path or --datalog"))
+	}
+	if _, err := os.Stat(path); readOnly && errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("there is no datalog at %s yet: run a task first", path)
+	}
+	return datalog.Open(path, datalog.Options{ReadOnly: readOnly, Environ: os.Environ()})
+}
+
+// undoCommand is `keel undo`: restore the files the last task changed.
+func (a *app) undoCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "undo",
+		Short: "restore the files changed by the last task of this project's latest session",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := a.openDatalogAt(cmd, false)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			cwd, err := a.workDir()
+			if err != nil {
+				return err
+			}
+			ws, err := tools.NewWorkspace(cwd)
+			if err != nil {
+				return err
+			}
+			msg, err := undoLastTask(cmd.Context(), db, ws.Root(), a.flags.resume)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(a.stdout, msg)
+			return nil
+		},
+	}
+}
+
+// undoLastTask restores the last task's file changes in a session (the
+// given id, else the project's latest), refusing when a file changed since.
+func undoLastTask(ctx context.Context, db *datalog.DB, root, id string) (string, error) {
+	if id == "" {
+		s, err := db.LatestSession(ctx, root)
+		if err != nil {
+			return "", fmt.Errorf("no session to undo in %s: %w", root, err)
+		}
+		id = s.ID
+	} else if full, err := db.ResolveID(ctx, id); err == nil {
+		id = full
+	} else {
+		return "", err
+	}
+	changes, err := db.TaskFileChanges(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if len(changes) == 0 {
+		return "nothing to undo: the last task changed no files", nil
+	}
+	restore := make([]tools.FileChange, len(changes))
+	ids := make([]int64, len(changes))
+	for i, c := range changes {
+		restore[i] = tools.FileChange{Path: c.Path, Existed: c.Existed, Before: c.Before, After: c.After, Mode: c.Mode}
+		ids[i] = c.ID
+	}
+	if err := tools.Restore(restore); err != nil {
+		return "", fmt.Errorf("undo refused: %w", err)
+	}
+	if err := db.MarkUndone(ctx, ids); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("restored %d file change(s) of the last task", len(changes)), nil
+}
