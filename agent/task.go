@@ -74,6 +74,7 @@ func (t *task) run(ctx context.Context) stop {
 		}
 		resp, st, ok := t.round(ctx)
 		if ok {
+			t.s.opts.Recorder.round(t, resp, nil, nil) // the failed or cancelled round is logged too
 			return st
 		}
 		if st, ok := t.afterResponse(ctx, resp); ok {

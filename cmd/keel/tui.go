@@ -1,15 +1,62 @@
 package main
 
 import (
-	"fmt"
+	"context"
+	"errors"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/keel-dev/keel/config"
+	"github.com/keel-dev/keel/ui"
 )
 
-// runTUI starts the terminal UI.
+// runTUI starts the terminal UI, and starts it again on the session the
+// user asks to resume from the datalog browser.
 func (a *app) runTUI(cmd *cobra.Command, cfg *config.Config) error {
-	fmt.Fprintln(a.stdout, "keel: the terminal UI is not built yet; run a task headless with keel -p \"...\"")
-	return nil
+	ctx := cmd.Context()
+	for {
+		err := a.runTUIOnce(ctx, cfg)
+		var rr *ui.ResumeRequest
+		if !errors.As(err, &rr) {
+			return err
+		}
+		a.flags.resume, a.flags.continueLast = rr.SessionID, false
+	}
+}
+
+func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
+	bridge := ui.NewBridge()
+	b, err := a.buildSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge})
+	if errors.Is(err, config.ErrNoAPIKey) {
+		return ui.Run(ctx, ui.Options{Bridge: bridge, Mouse: cfg.UI.Mouse})
+	}
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	return ui.Run(ctx, a.uiOptions(b, bridge))
+}
+
+// uiOptions describes a built session to the UI, with its hooks.
+func (a *app) uiOptions(b *builtSession, bridge *ui.Bridge) ui.Options {
+	prov, _ := b.cfg.ActiveProvider()
+	opts := ui.Options{
+		Session: b.session, Bridge: bridge, DB: b.db,
+		ProviderLabel: prov.Name, Model: prov.Model, ContextWindow: prov.ContextWindow,
+		Cadence: b.cfg.ReflectionCadence, Mouse: b.cfg.UI.Mouse, Demo: a.flags.demo,
+	}
+	if b.db != nil {
+		opts.Undo = func() tea.Cmd {
+			db, root, id := b.db, b.root, b.session.ID()
+			return func() tea.Msg {
+				msg, err := undoLastTask(context.Background(), db, root, id)
+				if err != nil {
+					return ui.ErrorMsg{Text: err.Error()}
+				}
+				return ui.NoticeMsg{Text: msg}
+			}
+		}
+	}
+	return opts
 }

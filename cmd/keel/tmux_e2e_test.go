@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/keel-dev/keel/agent/llmtest"
+)
+
+// tmux drives the real binary in a terminal, as a person would.
+type tmux struct {
+	t       *testing.T
+	session string
+}
+
+func startTmux(t *testing.T, env []string, dir string, args ...string) *tmux {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (CI installs it)")
+	}
+	tm := &tmux{t: t, session: fmt.Sprintf("keel-e2e-%d", time.Now().UnixNano())}
+	shell := "cd " + dir + " && exec env " + strings.Join(env, " ") + " " + keelBinary(t) + " " + strings.Join(args, " ")
+	tm.run("new-session", "-d", "-s", tm.session, "-x", "120", "-y", "40", shell)
+	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", tm.session).Run() })
+	return tm
+}
+
+func (tm *tmux) run(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", args...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v: %s", args, err, out)
+	}
+	return string(out)
+}
+
+func (tm *tmux) keys(keys ...string) { tm.run(append([]string{"send-keys", "-t", tm.session}, keys...)...) }
+
+func (tm *tmux) screen() string { return tm.run("capture-pane", "-p", "-t", tm.session) }
+
+// waitFor polls the screen until every text shows; the deadline only keeps
+// a broken run from hanging.
+func (tm *tmux) waitFor(texts ...string) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s := tm.screen()
+		missing := ""
+		for _, txt := range texts {
+			if !strings.Contains(s, txt) {
+				missing = txt
+				break
+			}
+		}
+		if missing == "" {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("screen never showed %q:\n%s", missing, s)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (tm *tmux) alive() bool {
+	return exec.Command("tmux", "has-session", "-t", tm.session).Run() == nil
+}
+
+func TestTUIEndToEndInTmux(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Rounds(
+		llmtest.ToolRound(llmtest.Call{Name: "update_plan", Args: `{"goal":"print hello","strategy":"read then edit","steps":[{"title":"read main.go","status":"active"},{"title":"edit main.go","status":"pending"}]}`}),
+		llmtest.ToolRound(llmtest.Call{Name: "read_file", Args: `{"path":"main.go"}`}),
+		llmtest.Round{Text: "Task: print hello; next the edit.", ToolCalls: []llmtest.Call{{Name: "edit_file", Args: `{"path":"main.go","old_string":"func main() {}","new_string":"func main() { println(\"hello\") }"}`}}},
+		llmtest.Round{Text: "Edited main.go to print hello.", FinishReason: "stop"},
+		llmtest.Round{Text: "a long answer that never ends", TextChunk: 4, Hang: true, HangAfter: 3},
+	))
+	home, dir := t.TempDir(), project(t)
+	env := []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "cfg"),
+		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=sk-tmux", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
+	tm := startTmux(t, env, dir, "--reflection-cadence", "2")
+	tm.waitFor("Ask keel")
+
+	tm.keys("make main print hello", "Enter")
+	tm.waitFor("Allow edit_file?", "print hello", "read main.go", "checkpoint")
+	tm.keys("a")
+	tm.waitFor("Edited main.go to print hello.")
+	if data, _ := os.ReadFile(filepath.Join(dir, "main.go")); !strings.Contains(string(data), `println("hello")`) {
+		t.Fatalf("the approved edit did not land: %s", data)
+	}
+
+	tm.keys("now something slow", "Enter")
+	tm.waitFor("a long")
+	tm.keys("Escape")
+	tm.waitFor("cancelled")
+
+	tm.keys("C-c")
+	time.Sleep(200 * time.Millisecond)
+	tm.keys("C-c")
+	deadline := time.Now().Add(10 * time.Second)
+	for tm.alive() && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if tm.alive() {
+		t.Fatalf("keel did not quit on ctrl+c twice:\n%s", tm.screen())
+	}
+	assertLogged(t, home, dir, "make main print hello")
+}
+
+// assertLogged checks the datalog lists a session that began with prompt.
+func assertLogged(t *testing.T, home, dir, prompt string) {
+	t.Helper()
+	out, errOut, code := runKeelHome(t, home, nil, dir, "", "log", "--json")
+	if code != 0 {
+		t.Fatalf("keel log: %d %s", code, errOut)
+	}
+	var list []struct {
+		FirstPrompt string `json:"first_prompt"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 1 || list[0].FirstPrompt != prompt {
+		t.Fatalf("log = %v %s", err, out)
+	}
+}
