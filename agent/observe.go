@@ -75,6 +75,9 @@ func (t *task) applyDecision(ctx context.Context) (stop, bool) {
 	d := t.decision
 	t.decision = discipline.Decision{}
 	if d.Halt != nil {
+		if t.s.failActiveStep(d.Halt.Why) {
+			return t.replanMessages()
+		}
 		return t.haltStop(*d.Halt), true
 	}
 	if d.Ask == nil {

@@ -149,3 +149,35 @@ func (t *task) replanMessages() (stop, bool) {
 	}
 	return stop{}, false
 }
+
+// failActiveStep marks the active plan's active step failed because a
+// guard halted it: the plan is superseded and the task replans instead of
+// stopping. It reports false when there is no active step to fail.
+func (s *Session) failActiveStep(why string) bool {
+	s.mu.Lock()
+	if s.plan == nil || s.plan.Status != PlanActive {
+		s.mu.Unlock()
+		return false
+	}
+	next := s.plan.clone()
+	idx := -1
+	for i, st := range next.Steps {
+		if st.Status == StepActive {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		s.mu.Unlock()
+		return false
+	}
+	next.Steps[idx].Status, next.Steps[idx].Note = StepFailed, "keel's guard stopped it: "+why
+	next.Status, next.Updated = PlanSuperseded, s.now()
+	s.planEvents = append(s.planEvents, planFailure{step: next.Steps[idx], attempt: next.Attempt})
+	s.plan = next
+	snap := next.clone()
+	s.mu.Unlock()
+	s.opts.Recorder.plan(snap)
+	s.out.send(PlanChanged{Plan: *snap})
+	return true
+}
