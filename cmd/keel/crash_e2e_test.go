@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/keel-dev/keel/agent/llmtest"
+	_ "modernc.org/sqlite"
+)
+
+func TestSIGKILLLeavesAConsistentListableDatalog(t *testing.T) {
+	home, dir := t.TempDir(), project(t)
+	handler := func(_ llmtest.RecordedRequest, n int) llmtest.Round {
+		if n >= 3 {
+			return llmtest.Round{Text: "slow", Hang: true}
+		}
+		return llmtest.ToolRound(llmtest.Call{Name: "glob", Args: `{"pattern":"*` + string(rune('a'+n)) + `*"}`})
+	}
+	srv := llmtest.Start(t, llmtest.Script{Handler: handler})
+	cmd := exec.Command(keelBinary(t), "-p", "glob around", "--output-format", "json")
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_DATA_HOME=" + filepath.Join(home, "data"),
+		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=sk-kill"}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitRequests(t, srv, 4)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+
+	db := filepath.Join(home, "data", "keel", "keel.db")
+	conn, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var check string
+	if err := conn.QueryRowContext(context.Background(), "PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Fatalf("integrity_check = %q, %v", check, err)
+	}
+	conn.Close()
+
+	logOut, errOut, code := runKeelHome(t, home, nil, dir, "", "log", "--json")
+	if code != 0 {
+		t.Fatalf("keel log after SIGKILL: %d %s", code, errOut)
+	}
+	var list []struct {
+		StopReason string `json:"stop_reason"`
+		Totals     struct {
+			Rounds int `json:"rounds"`
+		} `json:"totals"`
+	}
+	if err := json.Unmarshal([]byte(logOut), &list); err != nil || len(list) != 1 {
+		t.Fatalf("log: %v %s", err, logOut)
+	}
+	if list[0].StopReason != "interrupted" || list[0].Totals.Rounds < 3 {
+		t.Errorf("killed session listed as %+v, want interrupted with the 3 committed rounds", list[0])
+	}
+}
+
+// waitRequests waits until the server has received n requests.
+func waitRequests(t *testing.T, srv *llmtest.Server, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for len(srv.Requests()) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d requests arrived", len(srv.Requests()))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestUnwritableDatalogStillCompletesTheTask(t *testing.T) {
+	// A path under a regular file cannot be created, even by root (for
+	// whom a read-only directory would still be writable).
+	dir := project(t)
+	blocker := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(blocker, []byte("x"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.Start(t, llmtest.Rounds(llmtest.ToolRound(llmtest.Call{Name: "list_dir", Args: `{"path":"."}`}), llmtest.TextRound("listed")))
+	out, errOut, code := runKeel(t, srv, dir, "", "-p", "list", "--datalog", filepath.Join(blocker, "keel.db"))
+	if code != 0 || strings.TrimSpace(out) != "listed" {
+		t.Fatalf("exit %d out %q err %q", code, out, errOut)
+	}
+	lines := 0
+	for _, l := range strings.Split(errOut, "\n") {
+		if strings.Contains(l, "datalog") {
+			lines++
+		}
+	}
+	if lines != 1 || !strings.Contains(errOut, "--datalog") {
+		t.Errorf("want one datalog line saying what to do on stderr, got %q", errOut)
+	}
+}
