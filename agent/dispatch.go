@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/tools"
@@ -205,9 +206,18 @@ func capOutput(s string, max int) string {
 	if max <= 0 || len(s) <= max {
 		return s
 	}
-	head := max * 3 / 4
-	tail := max - head
+	head := runeStart(s, max*3/4)
+	tail := len(s) - runeStart(s, len(s)-(max-max*3/4))
 	cut := len(s) - head - tail
 	note := fmt.Sprintf("\n\n[... %d bytes (%d lines) cut by keel; narrow the request to see them ...]\n\n", cut, strings.Count(s[head:len(s)-tail], "\n"))
 	return s[:head] + note + s[len(s)-tail:]
+}
+
+// runeStart moves i back to the start of the UTF-8 character it falls in,
+// so a cut never splits one.
+func runeStart(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
 }

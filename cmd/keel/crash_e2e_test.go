@@ -78,9 +78,11 @@ func waitRequests(t *testing.T, srv *llmtest.Server, n int) {
 		if time.Now().After(deadline) {
 			t.Fatalf("only %d requests arrived", len(srv.Requests()))
 		}
-		time.Sleep(20 * time.Millisecond)
+		waitRequestsSleep()
 	}
 }
+
+func waitRequestsSleep() { time.Sleep(20 * time.Millisecond) }
 
 func TestUnwritableDatalogStillCompletesTheTask(t *testing.T) {
 	// A path under a regular file cannot be created, even by root (for

@@ -74,6 +74,7 @@ func runKeelHome(t *testing.T, home string, srv *llmtest.Server, dir string, std
 		"HOME=" + home, "PATH=" + os.Getenv("PATH"),
 		"XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_DATA_HOME=" + filepath.Join(home, "data"),
 		"OPENAI_API_KEY=sk-test-e2e-secret-123456",
+		"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"),
 	}
 	if srv != nil {
 		cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+srv.URL())
@@ -252,3 +253,23 @@ func dbFiles(t *testing.T, home string) [][]byte {
 	}
 	return out
 }
+
+// goEnv reads a go env value once, so child go commands share the cache.
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	goEnvOnce.Do(func() {
+		out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
+		if err == nil {
+			f := strings.Split(strings.TrimSpace(string(out)), "\n")
+			if len(f) == 2 {
+				goEnvVals = map[string]string{"GOCACHE": f[0], "GOMODCACHE": f[1]}
+			}
+		}
+	})
+	return goEnvVals[name]
+}
+
+var (
+	goEnvOnce sync.Once
+	goEnvVals map[string]string
+)

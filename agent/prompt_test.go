@@ -1,0 +1,81 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+func TestFindInstructionsNearestLast(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "svc", "api")
+	for _, d := range []string{sub, filepath.Join(sub, ".keel")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(root, "AGENTS.md"), "root rules")
+	write(filepath.Join(root, "svc", "AGENTS.md"), "   \n") // blank: skipped
+	write(filepath.Join(sub, ".keel", "instructions.md"), "api rules")
+	write(filepath.Join(filepath.Dir(root), "AGENTS.md.outside"), "never")
+
+	got := FindInstructions(sub, root)
+	var texts []string
+	for _, in := range got {
+		texts = append(texts, in.Text)
+	}
+	if strings.Join(texts, "|") != "root rules|api rules" {
+		t.Errorf("instructions = %q", texts)
+	}
+	prompt := SystemPrompt(PromptEnv{Cwd: sub, Workspace: root, GitBranch: "main", Date: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), OS: "linux/amd64", Instructions: got})
+	for _, want := range []string{"Read before you edit", "Verify after you edit", "update_plan", "git branch: main", "2026-01-02", "api rules"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("system prompt lacks %q", want)
+		}
+	}
+}
+
+func TestCapOutputKeepsHeadAndTail(t *testing.T) {
+	long := strings.Repeat("a", 600) + strings.Repeat("é", 300) + strings.Repeat("z", 600)
+	cases := []struct {
+		name string
+		in   string
+		max  int
+		cut  bool
+	}{
+		{"short stays", "hello", 100, false},
+		{"exact stays", strings.Repeat("x", 100), 100, false},
+		{"long is cut", long, 1000, true},
+		{"zero disables", long, 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := capOutput(c.in, c.max)
+			if !c.cut {
+				if got != c.in {
+					t.Errorf("changed: %q", got)
+				}
+				return
+			}
+			if !strings.HasPrefix(got, "aaaa") || !strings.HasSuffix(got, "zzzz") || !strings.Contains(got, "cut by keel") {
+				t.Errorf("head, tail or note missing: %.80q…", got)
+			}
+			if !utf8Valid(got) {
+				t.Error("the cut split a character")
+			}
+			if len(got) > c.max+200 {
+				t.Errorf("len %d for cap %d", len(got), c.max)
+			}
+		})
+	}
+}
+
+func utf8Valid(s string) bool { return utf8.ValidString(s) }
