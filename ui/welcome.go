@@ -9,8 +9,8 @@ import (
 // welcomeText explains, on first run, how to configure a provider.
 var welcomeText = []struct{ head, body string }{
 	{"1. OpenAI (or any OpenAI-compatible service)", "export OPENAI_API_KEY=sk-…   then run keel again"},
-	{"2. A local model with Ollama", "ollama serve && ollama pull qwen2.5-coder   keel finds it on localhost:11434"},
-	{"3. A config file", "keel config init   writes a commented keel.toml to edit"},
+	{"2. A local model with Ollama", "after ollama pull:   keel --provider ollama --model qwen2.5-coder"},
+	{"3. A config file", "keel config init   writes a commented ~/.config/keel/config.toml to edit"},
 }
 
 // welcomeView is the first-run screen: no usable provider is configured.
