@@ -70,6 +70,13 @@ type InterventionAnswered struct {
 	Text string
 }
 
+// ReportUpdated carries the reflection report after a round, computed
+// from round data (not by the model), for the plan panel's footer.
+type ReportUpdated struct {
+	Lines   []string // the report as the checkpoint states it
+	Stalled []string // steps active longer than the stall threshold, "title (N rounds)"
+}
+
 // PlanChanged reports a new version of the plan.
 type PlanChanged struct{ Plan Plan }
 
@@ -127,6 +134,7 @@ func (UsageUpdated) event()         {}
 func (InterventionFired) event()    {}
 func (InterventionAnswered) event() {}
 func (PlanChanged) event()          {}
+func (ReportUpdated) event()        {}
 func (RoundFinished) event()        {}
 func (Retrying) event()             {}
 func (Notice) event()               {}

@@ -32,6 +32,7 @@ func (t *task) observe(outs []outcome, endedTurn bool) []Intervention {
 	s.mu.Unlock()
 	ins, st := discipline.AfterRound(sum, pol, t.discipline)
 	t.discipline = st
+	s.out.send(reportEvent(discipline.Report(st, pol)))
 	d := discipline.Decide(ins)
 	t.decision = d
 	fired := make([]Intervention, 0, len(d.Shown))
@@ -160,4 +161,13 @@ func commandOf(args string) string {
 	}
 	_ = json.Unmarshal([]byte(args), &a)
 	return a.Command
+}
+
+// reportEvent turns the reflection report into its event.
+func reportEvent(r discipline.ReflectionReport) ReportUpdated {
+	ev := ReportUpdated{Lines: r.Lines()}
+	for _, st := range r.Stalled {
+		ev.Stalled = append(ev.Stalled, fmt.Sprintf("%s (%d rounds)", st.Title, st.Rounds))
+	}
+	return ev
 }

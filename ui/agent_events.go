@@ -131,6 +131,8 @@ func (m *Model) apply(ev agent.Event) {
 		}
 	case agent.PlanChanged:
 		m.plan.setPlan(ev.Plan)
+	case agent.ReportUpdated:
+		m.plan.stalled = ev.Stalled
 	case agent.RoundFinished:
 		m.endStream()
 	case agent.Retrying:

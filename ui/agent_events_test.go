@@ -156,3 +156,16 @@ func TestSessionMsgRebuildsFromHistory(t *testing.T) {
 		t.Fatalf("session swap:\n%s", plain(m))
 	}
 }
+
+func TestStalledStepsShowInThePlanFooter(t *testing.T) {
+	m := newTestModel(t, 160, 48)
+	plan := agent.Plan{Goal: "g", Status: agent.PlanActive, Steps: []agent.Step{{Title: "dig", Status: agent.StepActive}}}
+	send(m, events(agent.PlanChanged{Plan: plan}))
+	if strings.Contains(plain(m), "stalled:") {
+		t.Fatal("stalled line shown before any report")
+	}
+	send(m, events(agent.ReportUpdated{Stalled: []string{"dig (6 rounds)"}}))
+	if !strings.Contains(plain(m), "stalled: dig (6 rounds)") {
+		t.Errorf("footer lacks the stalled step:\n%s", plain(m))
+	}
+}

@@ -29,6 +29,7 @@ type planPanel struct {
 	ctxTokens     int
 	ctxWindow     int
 	checkpointHit bool
+	stalled       []string // from the agent's reflection report
 }
 
 func (p *planPanel) setPlan(pl agent.Plan) {
@@ -154,6 +155,9 @@ func (p *planPanel) footer() []string {
 			}
 		}
 		out = append(out, fmt.Sprintf("%d completed since the last checkpoint", n))
+	}
+	for _, st := range p.stalled {
+		out = append(out, "stalled: "+st+"; split it into smaller steps")
 	}
 	if len(p.tools) > 0 {
 		names := make([]string, 0, len(p.tools))
