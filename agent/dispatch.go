@@ -95,7 +95,7 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 		o.output = msg
 		return
 	}
-	if !t.permit(ctx, o) {
+	if !t.confirmPlan(ctx, o) || !t.permit(ctx, o) {
 		return
 	}
 	o.ran = true

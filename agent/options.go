@@ -18,9 +18,11 @@ type Options struct {
 	Prices          *Prices // nil: cost unknown
 
 	Tools       []tools.Tool
-	Permissions Permissions // nil: everything allowed (tests)
-	Gate        Gate        // nil: DenyGate
-	Asker       Asker       // nil: a guard's question halts (headless)
+	Permissions Permissions   // nil: everything allowed (tests)
+	Gate        Gate          // nil: DenyGate
+	Asker       Asker         // nil: a guard's question halts (headless)
+	ConfirmPlan bool          // show the task's plan before its first side effect
+	Confirmer   PlanConfirmer // nil: plans are approved with a notice (headless)
 	Yolo        bool
 
 	Discipline    discipline.Policy

@@ -50,6 +50,7 @@ func (ps planSink) UpdatePlan(_ context.Context, u tools.PlanUpdate) (string, er
 		reply += fmt.Sprintf("; step %q failed, so this plan is superseded (attempt %d): make a new plan with a different approach", failed.Title, next.Attempt)
 	}
 	s.plan = next
+	s.planSeq++
 	snap := next.clone()
 	s.mu.Unlock()
 	s.opts.Recorder.plan(snap)

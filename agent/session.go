@@ -34,6 +34,7 @@ type Session struct {
 	// planEvents are failed plans waiting for the task to turn them into
 	// replanning messages (update_plan may run beside other read-only tools).
 	planEvents []planFailure
+	planSeq    int // bumped by every plan update
 	// taskDiscipline is the discipline state carried from task to task.
 	taskDiscipline discipline.State
 	wg             sync.WaitGroup

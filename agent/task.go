@@ -13,29 +13,32 @@ import (
 // task is one user prompt being worked on: the counters its limits and
 // discipline look at. It lives on the task goroutine only.
 type task struct {
-	s             *Session
-	seq           int
-	prompt        string
-	started       time.Time
-	rounds        int
-	toolCalls     int
-	usage         llm.Usage
-	discipline    discipline.State
-	pending       []string // messages injected before the next request
-	compactions   int
-	ctxRetries    int
-	continued     bool // the one "continue" after finish_reason length was used
-	result        string
-	lastPrompt    int                 // prompt tokens of the last request
-	reqMessages   int                 // messages in the current round's request
-	roundRetries  int                 // provider retries in the current round
-	roundStarted  time.Time           // when the current round's request left
-	compacted     bool                // a compaction happened since the last round summary
-	awaiting      []int               // seqs of checkpoints waiting for the model's answer
-	failedPlans   []string            // failed steps of this task's superseded plans
-	decision      discipline.Decision // the last round's, until applied
-	Interventions []Intervention
-	Denials       []Denial
+	s              *Session
+	seq            int
+	prompt         string
+	started        time.Time
+	rounds         int
+	toolCalls      int
+	usage          llm.Usage
+	discipline     discipline.State
+	pending        []string // messages injected before the next request
+	compactions    int
+	ctxRetries     int
+	continued      bool // the one "continue" after finish_reason length was used
+	result         string
+	lastPrompt     int                 // prompt tokens of the last request
+	reqMessages    int                 // messages in the current round's request
+	roundRetries   int                 // provider retries in the current round
+	roundStarted   time.Time           // when the current round's request left
+	compacted      bool                // a compaction happened since the last round summary
+	awaiting       []int               // seqs of checkpoints waiting for the model's answer
+	failedPlans    []string            // failed steps of this task's superseded plans
+	planSeqAtStart int                 // the session's plan version when the task began
+	planConfirmed  bool                // the user approved this task's plan (plan.confirm)
+	cancelAsked    bool                // the user cancelled the task from the plan dialog
+	decision       discipline.Decision // the last round's, until applied
+	Interventions  []Intervention
+	Denials        []Denial
 }
 
 // Denial is a tool call the permission gate refused.
@@ -55,6 +58,7 @@ type stop struct {
 func (s *Session) runTask(ctx context.Context, seq int, prompt string) {
 	t := &task{s: s, seq: seq, prompt: prompt, started: s.now()}
 	s.mu.Lock()
+	t.planSeqAtStart = s.planSeq
 	t.discipline = discipline.NewTask(s.taskDiscipline)
 	s.mu.Unlock()
 	s.opts.Recorder.taskStarted(seq, prompt)
@@ -122,6 +126,10 @@ func (t *task) afterResponse(ctx context.Context, resp llm.Response) (stop, bool
 	}
 	t.s.setState(StateActing, "")
 	outcomes := t.runTools(ctx, resp.ToolCalls)
+	if t.cancelAsked {
+		t.s.opts.Recorder.round(t, resp, outcomes, nil)
+		return stop{reason: StopCancelled, message: "cancelled when the plan was shown for approval"}, true
+	}
 	if ctx.Err() != nil {
 		t.s.opts.Recorder.round(t, resp, outcomes, nil)
 		return stop{reason: StopCancelled, message: "cancelled while tools were running"}, true

@@ -18,8 +18,9 @@ type Bridge struct {
 }
 
 var (
-	_ agent.Gate  = (*Bridge)(nil)
-	_ agent.Asker = (*Bridge)(nil)
+	_ agent.Gate          = (*Bridge)(nil)
+	_ agent.Asker         = (*Bridge)(nil)
+	_ agent.PlanConfirmer = (*Bridge)(nil)
 )
 
 // NewBridge makes a Bridge.
@@ -28,10 +29,11 @@ func NewBridge() *Bridge {
 }
 
 // request is one question waiting for the user. Exactly one of perm and
-// guard is set. reply is buffered, so answering never blocks the UI.
+// guard and plan is set. reply is buffered, so answering never blocks the UI.
 type request struct {
 	perm  *agent.PermissionRequest
 	guard *agent.Intervention
+	plan  *agent.Plan
 	reply chan answer
 	done  <-chan struct{} // the asker's ctx: closed when it stopped waiting
 }
@@ -40,6 +42,7 @@ type request struct {
 type answer struct {
 	perm  agent.PermissionReply
 	guard agent.GuardAnswer
+	plan  agent.PlanVerdict
 }
 
 // Ask implements agent.Gate: it shows the permission dialog and waits.
@@ -52,6 +55,13 @@ func (b *Bridge) Ask(ctx context.Context, req agent.PermissionRequest) (agent.Pe
 func (b *Bridge) AskGuard(ctx context.Context, in agent.Intervention) (agent.GuardAnswer, error) {
 	a, err := b.ask(ctx, &request{guard: &in})
 	return a.guard, err
+}
+
+// ConfirmPlan implements agent.PlanConfirmer: it shows the plan for
+// approval before its first side effect and waits.
+func (b *Bridge) ConfirmPlan(ctx context.Context, p agent.Plan) (agent.PlanVerdict, error) {
+	a, err := b.ask(ctx, &request{plan: &p})
+	return a.plan, err
 }
 
 func (b *Bridge) ask(ctx context.Context, r *request) (answer, error) {

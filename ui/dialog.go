@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/keel-dev/keel/agent"
 )
 
 // dialogs holds the questions waiting for the user and shows the first:
@@ -48,10 +50,25 @@ func (d *dialogs) key(msg tea.KeyPressMsg) (string, tea.Cmd) {
 		return d.typingKey(r, msg)
 	}
 	k := msg.String()
-	if r.perm != nil {
+	switch {
+	case r.perm != nil:
 		return d.permKey(r, k)
+	case r.plan != nil:
+		return d.planKey(r, k)
 	}
 	return d.guardKey(r, k)
+}
+
+func (d *dialogs) planKey(r *request, k string) (string, tea.Cmd) {
+	switch k {
+	case "a", "y", "enter":
+		return d.reply(r, answer{plan: agent.PlanVerdict{Approve: true}}, "approved the plan"), nil
+	case "e":
+		return "", d.startTyping("what should change in the plan? Enter sends it to the model")
+	case "c", "esc":
+		return d.reply(r, answer{plan: agent.PlanVerdict{Cancel: true}}, "cancelled the task at the plan"), nil
+	}
+	return "", nil
 }
 
 func (d *dialogs) permKey(r *request, k string) (string, tea.Cmd) {
@@ -87,6 +104,9 @@ func (d *dialogs) typingKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
 		return "", nil
 	case "enter":
 		text := strings.TrimSpace(d.text.Value())
+		if r.plan != nil {
+			return d.reply(r, answer{plan: agent.PlanVerdict{Feedback: text}}, "asked for plan changes: "+text), nil
+		}
 		if r.perm != nil {
 			line := "denied " + r.perm.Tool
 			if text != "" {
@@ -133,9 +153,12 @@ func (d *dialogs) view(rd *renderer, width int) string {
 	r := d.pending[0]
 	inner := max(width-4, 10)
 	var lines []string
-	if r.perm != nil {
+	switch {
+	case r.perm != nil:
 		lines = d.permLines(rd, r, inner)
-	} else {
+	case r.plan != nil:
+		lines = d.planLines(st, r.plan, inner)
+	default:
 		lines = d.guardLines(st, r, inner)
 	}
 	if n := len(d.pending); n > 1 {
@@ -187,6 +210,24 @@ func (d *dialogs) guardLines(st Styles, r *request, width int) []string {
 	}
 	keys := st.StatusKey.Render("c") + " continue   " + st.StatusKey.Render("s") + " stop   " +
 		st.StatusKey.Render("g") + " continue with guidance"
+	return append(lines, "", ansi.Truncate(keys, width, "…"))
+}
+
+// planLines shows a plan for approval before its first side effect.
+func (d *dialogs) planLines(st Styles, p *agent.Plan, width int) []string {
+	lines := []string{st.Title.Render("Approve the plan before keel changes anything?")}
+	lines = append(lines, wrapStyled(st.Bold, p.Goal, width)...)
+	if p.Strategy != "" {
+		lines = append(lines, wrapStyled(st.Dim, "strategy: "+p.Strategy, width)...)
+	}
+	for i, s := range p.Steps {
+		lines = append(lines, wrapStyled(st.Status, fmt.Sprintf("%d. %s", i+1, s.Title), width)...)
+	}
+	if d.typing {
+		return lines
+	}
+	keys := st.StatusKey.Render("a") + " approve   " + st.StatusKey.Render("e") + " ask for changes   " +
+		st.StatusKey.Render("c") + " cancel the task"
 	return append(lines, "", ansi.Truncate(keys, width, "…"))
 }
 

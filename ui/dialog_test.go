@@ -162,3 +162,38 @@ func TestDialogTakesKeysFirst(t *testing.T) {
 		t.Fatal("a paste goes to the reason box")
 	}
 }
+
+func TestPlanConfirmationDialog(t *testing.T) {
+	plan := agent.Plan{Goal: "fix the parser", Strategy: "test first", Steps: []agent.Step{{Title: "write a failing test", Status: agent.StepActive}, {Title: "fix it", Status: agent.StepPending}}}
+	tests := []struct {
+		keys []string
+		want agent.PlanVerdict
+	}{
+		{[]string{"a"}, agent.PlanVerdict{Approve: true}},
+		{[]string{"c"}, agent.PlanVerdict{Cancel: true}},
+		{[]string{"e", "o", "k", "enter"}, agent.PlanVerdict{Feedback: "ok"}},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.keys, "+"), func(t *testing.T) {
+			m := newTestModel(t, 80, 24)
+			out := make(chan agent.PlanVerdict, 1)
+			go func() {
+				v, _ := m.opts.Bridge.ConfirmPlan(context.Background(), plan)
+				out <- v
+			}()
+			deliver(t, m)
+			screen := plain(m)
+			for _, want := range []string{"Approve the plan", "fix the parser", "1. write a failing test", "2. fix it"} {
+				if !strings.Contains(screen, want) {
+					t.Fatalf("plan dialog lacks %q:\n%s", want, screen)
+				}
+			}
+			for _, k := range tc.keys {
+				send(m, press(k))
+			}
+			if got := waitReply(t, out); got != tc.want {
+				t.Fatalf("verdict %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}

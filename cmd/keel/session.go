@@ -14,9 +14,10 @@ import (
 
 // sessionSetup is what building a session needs besides the configuration.
 type sessionSetup struct {
-	headless bool
-	gate     agent.Gate
-	asker    agent.Asker
+	headless  bool
+	gate      agent.Gate
+	asker     agent.Asker
+	confirmer agent.PlanConfirmer // nil: headless approves plans with a notice
 }
 
 // builtSession is a ready session and what must be closed after it.
@@ -65,6 +66,8 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 		Permissions: policy,
 		Gate:        setup.gate,
 		Asker:       setup.asker,
+		ConfirmPlan: cfg.Plan.Confirm,
+		Confirmer:   setup.confirmer,
 		Yolo:        cfg.Yolo,
 		Discipline:  disciplinePolicy(cfg, setup.headless),
 		Limits: agent.Limits{MaxTurns: cfg.MaxTurns, MaxToolCalls: cfg.MaxToolCalls, TokenBudget: cfg.TokenBudget,

@@ -27,7 +27,7 @@ func (a *app) runTUI(cmd *cobra.Command, cfg *config.Config) error {
 
 func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
 	bridge := ui.NewBridge()
-	b, err := a.buildSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge})
+	b, err := a.buildSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge, confirmer: bridge})
 	if errors.Is(err, config.ErrNoAPIKey) {
 		return ui.Run(ctx, ui.Options{Bridge: bridge, Mouse: cfg.UI.Mouse})
 	}
