@@ -125,3 +125,15 @@ func eventsOf[T Event](evs []Event) []T {
 }
 
 func call(id, name, args string) llmtest.Call { return llmtest.Call{ID: id, Name: name, Args: args} }
+
+// benchSession is newSession without a *testing.T, for benchmarks.
+func benchSession(srv *llmtest.Server) *Session {
+	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "k", Model: "m"})
+	pol := discipline.DefaultPolicy()
+	pol.Headless = true
+	return New(Options{
+		Provider:   &RetryingProvider{Clients: []*llm.Client{client}},
+		Tools:      []tools.Tool{echoTool()},
+		Discipline: pol,
+	})
+}
