@@ -90,6 +90,10 @@ const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
 // does not set context_window.
 const DefaultContextWindow = 128000
 
+// DefaultOpenAIModel is the built-in openai provider's model, so a user
+// with only OPENAI_API_KEY set can start; --model or model = changes it.
+const DefaultOpenAIModel = "gpt-4.1-mini"
+
 // Defaults returns the built-in configuration, every source "default".
 func Defaults() *Config {
 	c := &Config{
@@ -102,7 +106,7 @@ func Defaults() *Config {
 		MaxCompactions:    3,
 		ToolOutputCap:     64 << 10,
 		Providers: map[string]Provider{
-			"openai": {Name: "openai", BaseURL: DefaultOpenAIBaseURL, APIKeyEnv: "OPENAI_API_KEY", ContextWindow: DefaultContextWindow},
+			"openai": {Name: "openai", BaseURL: DefaultOpenAIBaseURL, APIKeyEnv: "OPENAI_API_KEY", Model: DefaultOpenAIModel, ContextWindow: DefaultContextWindow},
 			"ollama": {Name: "ollama", BaseURL: "http://localhost:11434/v1", ContextWindow: DefaultContextWindow},
 		},
 		Discipline: Discipline{

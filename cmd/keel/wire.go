@@ -19,6 +19,9 @@ func (a *app) providerClients(cfg *config.Config) (config.Provider, []*llm.Clien
 	if err != nil {
 		return primary, nil, nil, usageError(err)
 	}
+	if primary.Model == "" {
+		return primary, nil, nil, usageError(fmt.Errorf("provider %s has no model: pass --model NAME, or set model in config (keel config init writes one)", primary.Name))
+	}
 	chain := []config.Provider{primary}
 	for _, name := range primary.Fallback {
 		fb, err := cfg.Provider(name)
