@@ -145,20 +145,23 @@ func (r *Recorder) taskEnded(s *Session, st stop, _ TaskSummary) {
 // records and retries them.
 func (r *Recorder) report(err error) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if err == nil {
 		r.failing = false
+		r.mu.Unlock()
 		return
 	}
-	if r.failing || r.notify == nil {
-		return
-	}
+	first := !r.failing
 	r.failing = true
+	notify := r.notify
+	r.mu.Unlock()
+	if !first || notify == nil {
+		return
+	}
 	var we *datalog.WriteError
 	if !errors.As(err, &we) {
 		err = fmt.Errorf("datalog write failed: %w; keel carries on without it", err)
 	}
-	r.notify(err.Error())
+	notify(err.Error())
 }
 
 // roundRow is the datalog row of the task's current round.

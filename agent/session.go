@@ -52,6 +52,7 @@ func New(opts Options) *Session {
 		taskSeq: opts.TaskSeq,
 	}
 	s.roundSeq = opts.RoundSeq
+	opts.Recorder.bind(func(text string) { s.out.send(Notice{Text: text}) })
 	return s
 }
 

@@ -44,7 +44,8 @@ func TestNormalizeError(t *testing.T) {
 }
 
 func TestHash(t *testing.T) {
-	if Hash("a") == Hash("b") || Hash("a") != Hash("a") || len(Hash("")) != 16 {
+	first, again := Hash("a"), Hash("a")
+	if first == Hash("b") || first != again || len(Hash("")) != 16 {
 		t.Error("Hash is not a stable 16-hex-digit digest")
 	}
 }

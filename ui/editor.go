@@ -264,7 +264,7 @@ func (e *editor) draw(i int, runes []rune, firstRow bool, off int) string {
 	}
 	for j, r := range runes {
 		if e.focused && i == e.row && off+j == e.col {
-			b.WriteString(ansi.SGR(ansi.ReverseAttr) + string(r) + ansi.SGR(ansi.NoReverseAttr))
+			b.WriteString(ansi.SGR(ansi.AttrReverse) + string(r) + ansi.SGR(ansi.AttrNoReverse))
 			continue
 		}
 		b.WriteRune(r)
@@ -284,7 +284,7 @@ func (e *editor) View(placeholderStyle styleRenderer) string {
 	if e.Value() == "" && e.placeholder != "" {
 		cur := ""
 		if e.focused {
-			cur = ansi.SGR(ansi.ReverseAttr) + " " + ansi.SGR(ansi.NoReverseAttr)
+			cur = ansi.SGR(ansi.AttrReverse) + " " + ansi.SGR(ansi.AttrNoReverse)
 		}
 		ph := ansi.Truncate(e.placeholder, max(e.width-ansi.StringWidth(e.prompt)-1, 1), "…")
 		return e.prompt + cur + placeholderStyle.Render(ph)

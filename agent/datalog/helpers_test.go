@@ -36,12 +36,6 @@ func startTest(t testing.TB, db *DB, s Session) string {
 	return id
 }
 
-// call makes an assistant tool call and the tool call record for it.
-func call(id, name, args string) (llm.ToolCall, ToolCall) {
-	return llm.ToolCall{ID: id, Name: name, Arguments: args},
-		ToolCall{CallID: id, Name: name, Arguments: args, Result: "ok", Duration: time.Millisecond}
-}
-
 // round builds a round of one task in which the model called tools.
 func round(sid string, seq, task int, calls ...ToolCall) RoundRecord {
 	rec := RoundRecord{Round: Round{SessionID: sid, Seq: seq, TaskSeq: task, FinishReason: "tool_calls",

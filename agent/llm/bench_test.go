@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 mirrors wireRequest
+
 package llm
 
 import (

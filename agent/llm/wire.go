@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 max_tokens is what most OpenAI-compatible servers read; reasoning models get max_completion_tokens
+
 package llm
 
 import (
