@@ -91,7 +91,7 @@ func (t *task) summarize(ctx context.Context, msgs []llm.Message) (string, error
 		},
 		MaxOutputTokens: t.s.opts.MaxOutputTokens,
 	}
-	resp, err := t.s.opts.Provider.Stream(ctx, req, nil, func(Retrying) {})
+	resp, err := t.s.provider().Stream(ctx, req, nil, func(Retrying) {})
 	if err != nil {
 		return "", err
 	}

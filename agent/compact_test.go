@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/agent/llmtest"
 )
 
@@ -77,4 +78,46 @@ func countState(evs []Event, st State) int {
 		}
 	}
 	return n
+}
+
+func TestCompactOnDemand(t *testing.T) {
+	s, srv := newSession(t, llmtest.Rounds(
+		llmtest.ToolRound(call("c1", "echo", `{"path":"a"}`)),
+		llmtest.ToolRound(call("c2", "echo", `{"path":"b"}`)),
+		llmtest.TextRound("first done"),
+		llmtest.TextRound("the summary"),
+		llmtest.TextRound("second done"),
+	), func(o *Options) { o.Limits.KeepRounds = 1 })
+	if _, err := s.Compact(context.Background()); err == nil {
+		t.Fatal("compacting an empty conversation should say there is nothing to compact")
+	}
+	if _, st := runTask(t, context.Background(), s, "first task"); st.Reason != StopCompleted {
+		t.Fatal(st.Message)
+	}
+	msg, err := s.Compact(context.Background())
+	if err != nil || !strings.Contains(msg, "compacted") {
+		t.Fatalf("compact: %q %v", msg, err)
+	}
+	if _, st := runTask(t, context.Background(), s, "second task"); st.Reason != StopCompleted {
+		t.Fatal(st.Message)
+	}
+	last := srv.Requests()[4].Messages
+	if got := roles(last); got != "system user assistant user" || !strings.Contains(last[1].Content, "the summary") || !strings.Contains(last[1].Content, "first task") {
+		t.Errorf("after /compact the request is %q: %+v", got, last[1])
+	}
+}
+
+func TestSetProviderSwitchesTheNextRound(t *testing.T) {
+	s, first := newSession(t, llmtest.Rounds(llmtest.TextRound("from the first")), nil)
+	second := llmtest.Start(t, llmtest.Rounds(llmtest.TextRound("from the second")))
+	if _, st := runTask(t, context.Background(), s, "one"); st.Result != "from the first" {
+		t.Fatal(st.Result)
+	}
+	s.SetProvider(&RetryingProvider{Clients: []*llm.Client{llm.New(llm.Config{Name: "b", BaseURL: second.URL(), APIKey: "k", Model: "other-model"})}}, "other-model")
+	if _, st := runTask(t, context.Background(), s, "two"); st.Result != "from the second" || s.Model() != "other-model" {
+		t.Fatalf("%q %s", st.Result, s.Model())
+	}
+	if len(first.Requests()) != 1 || second.Requests()[0].Model != "other-model" {
+		t.Errorf("requests: first %d, second model %q", len(first.Requests()), second.Requests()[0].Model)
+	}
 }

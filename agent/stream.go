@@ -28,7 +28,7 @@ func (t *task) stream(ctx context.Context) (llm.Response, error) {
 	s.mu.Lock()
 	s.roundSeq++
 	s.mu.Unlock()
-	resp, err := s.opts.Provider.Stream(ctx, req, s.forwardDelta, t.onRetry)
+	resp, err := s.provider().Stream(ctx, req, s.forwardDelta, t.onRetry)
 	if err != nil {
 		return resp, err
 	}

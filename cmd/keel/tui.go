@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/ui"
 )
@@ -46,9 +47,34 @@ func (a *app) uiOptions(b *builtSession, bridge *ui.Bridge) ui.Options {
 		ProviderLabel: prov.Name, Model: prov.Model, ContextWindow: prov.ContextWindow,
 		Cadence: b.cfg.ReflectionCadence, Mouse: b.cfg.UI.Mouse, Demo: a.flags.demo,
 	}
+	opts.Compact = func() tea.Cmd {
+		s := b.session
+		return func() tea.Msg {
+			msg, err := s.Compact(context.Background())
+			if err != nil {
+				return ui.ErrorMsg{Text: err.Error()}
+			}
+			return ui.NoticeMsg{Text: msg}
+		}
+	}
+	opts.SetModel = func(name string) tea.Cmd {
+		cfg := *b.cfg
+		cfg.Model = name
+		return func() tea.Msg {
+			_, clients, _, err := a.providerClients(&cfg)
+			if err != nil {
+				return ui.ErrorMsg{Text: err.Error()}
+			}
+			b.session.SetProvider(&agent.RetryingProvider{Clients: clients}, name)
+			return ui.ModelChangedMsg{Model: name}
+		}
+	}
 	if b.db != nil {
 		opts.Undo = func() tea.Cmd {
 			db, root, id := b.db, b.root, b.session.ID()
+			if b.session.Running() {
+				return func() tea.Msg { return ui.ErrorMsg{Text: "a task is running: let it finish or cancel it with Esc, then /undo"} }
+			}
 			return func() tea.Msg {
 				msg, err := undoLastTask(context.Background(), db, root, id)
 				if err != nil {

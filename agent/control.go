@@ -1,0 +1,69 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+// provider is the current provider (SetProvider may swap it between rounds).
+func (s *Session) provider() Provider {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts.Provider
+}
+
+// SetProvider switches the model for the following rounds (the TUI's
+// /model NAME). A round already streaming finishes on the old one.
+func (s *Session) SetProvider(p Provider, model string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opts.Provider, s.opts.Model = p, model
+}
+
+// Model is the model name the session shows.
+func (s *Session) Model() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts.Model
+}
+
+// Compact summarizes the older part of the conversation now (the TUI's
+// /compact), while no task runs. It returns a one-line report.
+func (s *Session) Compact(ctx context.Context) (string, error) {
+	s.mu.Lock()
+	if s.running {
+		s.mu.Unlock()
+		return "", ErrBusy
+	}
+	s.running = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.running = false
+		s.mu.Unlock()
+	}()
+	hist := s.History()
+	t := &task{s: s, prompt: lastUserPrompt(hist), started: s.now()}
+	if st, stopped := t.compactIfNeeded(ctx, true); stopped {
+		if st.reason == StopContextOverflow {
+			return "", fmt.Errorf("nothing to compact yet: the conversation is already short")
+		}
+		return "", fmt.Errorf("compaction failed: %s", st.message)
+	}
+	s.setState(StateIdle, "")
+	return fmt.Sprintf("compacted %d messages into a summary; %d remain", len(hist), len(s.History())), nil
+}
+
+// lastUserPrompt is the latest message the user typed, for the summary's
+// statement of the task.
+func lastUserPrompt(hist []llm.Message) string {
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Role == llm.RoleUser && !strings.HasPrefix(hist[i].Content, "[") {
+			return hist[i].Content
+		}
+	}
+	return "(none recorded)"
+}
