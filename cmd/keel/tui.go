@@ -73,7 +73,9 @@ func (a *app) uiOptions(b *builtSession, bridge *ui.Bridge) ui.Options {
 		opts.Undo = func() tea.Cmd {
 			db, root, id := b.db, b.root, b.session.ID()
 			if b.session.Running() {
-				return func() tea.Msg { return ui.ErrorMsg{Text: "a task is running: let it finish or cancel it with Esc, then /undo"} }
+				return func() tea.Msg {
+					return ui.ErrorMsg{Text: "a task is running: let it finish or cancel it with Esc, then /undo"}
+				}
 			}
 			return func() tea.Msg {
 				msg, err := undoLastTask(context.Background(), db, root, id)
