@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/demo"
+	"github.com/keel-dev/keel/config"
+	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/ui"
+)
+
+// demoCadence is the demo's reflection cadence: short, so checkpoints
+// show within the minute the story takes. --reflection-cadence wins.
+const demoCadence = 3
+
+// runDemo is `keel --demo`: a real session, the real tools, the datalog
+// and the TUI (or headless with -p) on a temporary copy of the bundled
+// example project, driven by the scripted demo model instead of an LLM.
+// The copy is removed afterwards.
+func (a *app) runDemo(cmd *cobra.Command, cfg *config.Config) error {
+	tmp, err := os.MkdirTemp("", "keel-demo-")
+	if err != nil {
+		return fmt.Errorf("create the demo's temporary directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	dir := filepath.Join(tmp, "greet")
+	if err := demo.Extract(dir); err != nil {
+		return err
+	}
+	a.flags.cwd = dir
+	a.flags.resume, a.flags.continueLast = "", false // the demo always starts fresh
+	if !cmd.Flags().Changed("reflection-cadence") {
+		cfg.ReflectionCadence = demoCadence
+	}
+	if cmd.Flags().Changed("prompt") {
+		return a.runDemoHeadless(cmd, cfg)
+	}
+	return a.runDemoTUI(cmd.Context(), cfg)
+}
+
+// runDemoHeadless runs the demo story once without a UI. Nobody can
+// answer a permission question, so the demo's policy allows its edit.
+func (a *app) runDemoHeadless(cmd *cobra.Command, cfg *config.Config) error {
+	prompt, err := a.readPrompt()
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	b, err := a.buildDemoSession(ctx, cfg, sessionSetup{headless: true, gate: agent.DenyGate{}})
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	h := agent.Headless{Format: a.flags.outputFormat, Stdout: a.stdout, Stderr: a.stderr}
+	st, err := h.Run(ctx, b.session, prompt)
+	if err != nil {
+		return err
+	}
+	return stopExit(st)
+}
+
+// runDemoTUI runs the demo in the terminal UI, labelled as the demo model.
+func (a *app) runDemoTUI(ctx context.Context, cfg *config.Config) error {
+	bridge := ui.NewBridge()
+	b, err := a.buildDemoSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge, confirmer: bridge})
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	opts := a.uiOptions(b, bridge)
+	opts.ProviderLabel, opts.Model, opts.ContextWindow = demo.Name, demo.Model, demo.ContextWindow
+	opts.Cadence, opts.Demo = cfg.ReflectionCadence, true
+	opts.Resume = func(string) tea.Cmd {
+		return func() tea.Msg {
+			return ui.ErrorMsg{Text: "the demo cannot resume other sessions: quit it and run keel in your project, then /resume"}
+		}
+	}
+	return ui.Run(ctx, opts)
+}
+
+// buildDemoSession is buildSession with the scripted provider, the demo's
+// own permission rules and no resuming. It must stay in step with
+// buildSession (see demoPolicy for what differs).
+func (a *app) buildDemoSession(ctx context.Context, cfg *config.Config, setup sessionSetup) (*builtSession, error) {
+	cwd, ws, err := a.demoWorkspace()
+	if err != nil {
+		return nil, err
+	}
+	sink := &agent.LatePlanSink{}
+	toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), Plans: sink})
+	policy, err := tools.NewPolicy(ws, a.demoPolicy(setup.headless))
+	if err != nil {
+		return nil, usageError(err)
+	}
+	db := a.openDatalog(cfg, nil)
+	prov := demo.NewProvider()
+	if setup.headless {
+		prov = &demo.Provider{Headless: true} // no one watches the stream
+	}
+	opts := agent.Options{
+		Provider: prov, ProviderName: demo.Name, Model: demo.Model, ContextWindow: demo.ContextWindow,
+		Tools: toolset, Permissions: policy, Gate: setup.gate, Asker: setup.asker,
+		ConfirmPlan: cfg.Plan.Confirm, Confirmer: setup.confirmer, Yolo: a.flags.yolo,
+		Discipline: disciplinePolicy(cfg, setup.headless),
+		Limits: agent.Limits{MaxTurns: cfg.MaxTurns, MaxToolCalls: cfg.MaxToolCalls, TokenBudget: cfg.TokenBudget,
+			CompactAt: cfg.CompactAt, MaxCompactions: cfg.MaxCompactions, ToolOutputCap: cfg.ToolOutputCap},
+		MaxBacktracks: cfg.Plan.MaxBacktrackAttempts,
+		Workdir:       ws.Root(),
+		Now:           time.Now,
+	}
+	env := agent.DetectEnv(cwd, ws.Root(), opts.Now())
+	for _, t := range toolset {
+		env.Tools = append(env.Tools, t.Name())
+	}
+	opts.SystemPrompt = agent.SystemPrompt(env)
+	if err := a.attachDatalog(ctx, db, &opts, cfg, cwd, ws.Root(), env.GitBranch); err != nil {
+		if db != nil {
+			_ = db.Close()
+		}
+		return nil, err
+	}
+	s := agent.New(opts)
+	sink.Bind(s)
+	return &builtSession{session: s, db: db, cfg: cfg, root: ws.Root()}, nil
+}
+
+// demoWorkspace is the extracted project as the workspace. A temporary
+// directory inside a git repository would make that repository the
+// workspace, and the story's paths would miss: say so instead.
+func (a *app) demoWorkspace() (string, *tools.Workspace, error) {
+	cwd, err := a.workDir()
+	if err != nil {
+		return "", nil, err
+	}
+	ws, err := tools.NewWorkspace(cwd)
+	if err != nil {
+		return "", nil, fmt.Errorf("the demo project %s cannot be used: %w", cwd, err)
+	}
+	if real, err := filepath.EvalSymlinks(cwd); err != nil || real != ws.Root() {
+		return "", nil, usageError(fmt.Errorf("the demo's temporary directory %s is inside the git repository %s: set TMPDIR to a directory outside it", cwd, ws.Root()))
+	}
+	return cwd, ws, nil
+}
+
+// demoPolicy is the demo's permission rules, independent of the user's
+// config (the demo works on its own throwaway copy): the test command
+// runs without asking; the edit asks in the TUI, so the permission dialog
+// shows, and is allowed headless, where nobody could answer. --allow and
+// --yolo still apply.
+func (a *app) demoPolicy(headless bool) tools.PolicyOptions {
+	allow := []string{"run_command:go test *"}
+	if headless {
+		allow = append(allow, tools.NameEditFile)
+	}
+	return tools.PolicyOptions{Allow: append(allow, a.flags.allow...), Yolo: a.flags.yolo}
+}
