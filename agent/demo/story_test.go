@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -73,7 +74,7 @@ func TestCheckpointIsAnswered(t *testing.T) {
 func TestStoryAtAnyCadence(t *testing.T) {
 	needGo(t)
 	for _, cadence := range []int{0, 1, 4} {
-		t.Run("", func(t *testing.T) {
+		t.Run(fmt.Sprintf("cadence %d", cadence), func(t *testing.T) {
 			h := newHarness(t, cadence, nil)
 			_, st := h.run(t, "go")
 			if st.Reason != agent.StopCompleted {
