@@ -45,6 +45,7 @@ func (t *task) runTools(ctx context.Context, calls []llm.ToolCall) []outcome {
 				j++
 			}
 		}
+		t.s.setState(StateActing, "") // back from planning, when update_plan ran
 		t.runBatch(ctx, outs[i:j])
 		i = j
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -86,50 +85,20 @@ func (a *app) runDemoTUI(ctx context.Context, cfg *config.Config) error {
 	return ui.Run(ctx, opts)
 }
 
-// buildDemoSession is buildSession with the scripted provider, the demo's
-// own permission rules and no resuming. It must stay in step with
-// buildSession (see demoPolicy for what differs).
+// buildDemoSession is buildSession with the scripted provider and the
+// demo's own permission rules, on the extracted project.
 func (a *app) buildDemoSession(ctx context.Context, cfg *config.Config, setup sessionSetup) (*builtSession, error) {
-	cwd, ws, err := a.demoWorkspace()
-	if err != nil {
+	if _, _, err := a.demoWorkspace(); err != nil {
 		return nil, err
 	}
-	sink := &agent.LatePlanSink{}
-	toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), Plans: sink})
-	policy, err := tools.NewPolicy(ws, a.demoPolicy(setup.headless))
-	if err != nil {
-		return nil, usageError(err)
-	}
-	db := a.openDatalog(cfg, nil)
 	prov := demo.NewProvider()
 	if setup.headless {
 		prov = &demo.Provider{Headless: true} // no one watches the stream
 	}
-	opts := agent.Options{
-		Provider: prov, ProviderName: demo.Name, Model: demo.Model, ContextWindow: demo.ContextWindow,
-		Tools: toolset, Permissions: policy, Gate: setup.gate, Asker: setup.asker,
-		ConfirmPlan: cfg.Plan.Confirm, Confirmer: setup.confirmer, Yolo: a.flags.yolo,
-		Discipline: disciplinePolicy(cfg, setup.headless),
-		Limits: agent.Limits{MaxTurns: cfg.MaxTurns, MaxToolCalls: cfg.MaxToolCalls, TokenBudget: cfg.TokenBudget,
-			CompactAt: cfg.CompactAt, MaxCompactions: cfg.MaxCompactions, ToolOutputCap: cfg.ToolOutputCap},
-		MaxBacktracks: cfg.Plan.MaxBacktrackAttempts,
-		Workdir:       ws.Root(),
-		Now:           time.Now,
-	}
-	env := agent.DetectEnv(cwd, ws.Root(), opts.Now())
-	for _, t := range toolset {
-		env.Tools = append(env.Tools, t.Name())
-	}
-	opts.SystemPrompt = agent.SystemPrompt(env)
-	if err := a.attachDatalog(ctx, db, &opts, cfg, cwd, ws.Root(), env.GitBranch); err != nil {
-		if db != nil {
-			_ = db.Close()
-		}
-		return nil, err
-	}
-	s := agent.New(opts)
-	sink.Bind(s)
-	return &builtSession{session: s, db: db, cfg: cfg, root: ws.Root()}, nil
+	setup.model = &modelChoice{provider: prov, name: demo.Name, model: demo.Model, window: demo.ContextWindow}
+	pol := a.demoPolicy(setup.headless)
+	setup.policy = &pol
+	return a.buildSession(ctx, cfg, setup)
 }
 
 // demoWorkspace is the extracted project as the workspace. A temporary

@@ -26,6 +26,9 @@ func (a *app) runMain(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	if a.flags.demo {
+		return a.runDemo(cmd, cfg)
+	}
 	if cmd.Flags().Changed("prompt") {
 		return a.runHeadless(cmd, cfg)
 	}

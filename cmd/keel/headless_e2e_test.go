@@ -129,3 +129,35 @@ func TestHeadlessPermissions(t *testing.T) {
 		})
 	}
 }
+
+func TestDemoRunsHeadless(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the demo's story runs go test")
+	}
+	out, errOut, code := runKeel(t, nil, t.TempDir(), "", "--demo", "-p", "show me", "--output-format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, errOut, out)
+	}
+	var res struct {
+		StopReason    string `json:"stop_reason"`
+		Interventions []struct {
+			Kind  string `json:"kind"`
+			Reply string `json:"reply"`
+		} `json:"interventions"`
+		Plan struct {
+			Status string `json:"status"`
+			Steps  []struct {
+				Status string `json:"status"`
+			} `json:"steps"`
+		} `json:"plan"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != "completed" || res.Plan.Status != "completed" || len(res.Plan.Steps) != 4 {
+		t.Errorf("demo result: %+v", res)
+	}
+	if len(res.Interventions) == 0 || res.Interventions[0].Kind != "reflection" || res.Interventions[0].Reply == "" {
+		t.Errorf("the demo should hit an answered checkpoint: %+v", res.Interventions)
+	}
+}

@@ -17,7 +17,9 @@ type sessionSetup struct {
 	headless  bool
 	gate      agent.Gate
 	asker     agent.Asker
-	confirmer agent.PlanConfirmer // nil: headless approves plans with a notice
+	confirmer agent.PlanConfirmer  // nil: headless approves plans with a notice
+	model     *modelChoice         // nil: the configured provider (the demo sets its own)
+	policy    *tools.PolicyOptions // nil: config rules plus --allow
 }
 
 // builtSession is a ready session and what must be closed after it.
@@ -46,36 +48,19 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	if err != nil {
 		return nil, usageError(fmt.Errorf("the working directory %s cannot be used: %w", cwd, err))
 	}
-	prov, clients, secrets, err := a.providerClients(cfg)
+	m, err := a.resolveModel(cfg, setup.model)
 	if err != nil {
 		return nil, err
 	}
 	sink := &agent.LatePlanSink{}
-	toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: secrets, Plans: sink})
-	policy, err := tools.NewPolicy(ws, tools.PolicyOptions{Allow: append(cfg.Permissions.Allow, a.flags.allow...), Deny: cfg.Permissions.Deny, Yolo: cfg.Yolo})
+	toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: m.secrets, Plans: sink})
+	policy, err := tools.NewPolicy(ws, a.policyOptions(cfg, setup))
 	if err != nil {
 		return nil, usageError(err)
 	}
-	db := a.openDatalog(cfg, secrets)
-	opts := agent.Options{
-		Provider:     &agent.RetryingProvider{Clients: clients},
-		ProviderName: prov.Name, Model: clients[0].Model(),
-		ContextWindow: prov.ContextWindow, MaxOutputTokens: prov.MaxOutputTokens,
-		Prices:      prices(prov),
-		Tools:       toolset,
-		Permissions: policy,
-		Gate:        setup.gate,
-		Asker:       setup.asker,
-		ConfirmPlan: cfg.Plan.Confirm,
-		Confirmer:   setup.confirmer,
-		Yolo:        cfg.Yolo,
-		Discipline:  disciplinePolicy(cfg, setup.headless),
-		Limits: agent.Limits{MaxTurns: cfg.MaxTurns, MaxToolCalls: cfg.MaxToolCalls, TokenBudget: cfg.TokenBudget,
-			CompactAt: cfg.CompactAt, MaxCompactions: cfg.MaxCompactions, ToolOutputCap: cfg.ToolOutputCap},
-		MaxBacktracks: cfg.Plan.MaxBacktrackAttempts,
-		Workdir:       ws.Root(),
-		Now:           time.Now,
-	}
+	db := a.openDatalog(cfg, m.secrets)
+	opts := a.agentOptions(cfg, setup, m)
+	opts.Tools, opts.Permissions, opts.Workdir = toolset, policy, ws.Root()
 	env := agent.DetectEnv(cwd, ws.Root(), opts.Now())
 	for _, t := range toolset {
 		env.Tools = append(env.Tools, t.Name())
@@ -90,6 +75,56 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	s := agent.New(opts)
 	sink.Bind(s)
 	return &builtSession{session: s, db: db, cfg: cfg, root: ws.Root()}, nil
+}
+
+// modelChoice is the model a session talks to: the configured provider
+// chain, or an override such as the demo's scripted model.
+type modelChoice struct {
+	provider agent.Provider
+	name     string // provider name
+	model    string
+	window   int
+	maxOut   int
+	prices   *agent.Prices
+	secrets  []string // API key values, kept out of logs and child processes
+}
+
+// resolveModel is the override when there is one, else the configured
+// provider with its fallbacks.
+func (a *app) resolveModel(cfg *config.Config, override *modelChoice) (modelChoice, error) {
+	if override != nil {
+		return *override, nil
+	}
+	prov, clients, secrets, err := a.providerClients(cfg)
+	if err != nil {
+		return modelChoice{}, err
+	}
+	return modelChoice{provider: &agent.RetryingProvider{Clients: clients}, name: prov.Name, model: clients[0].Model(),
+		window: prov.ContextWindow, maxOut: prov.MaxOutputTokens, prices: prices(prov), secrets: secrets}, nil
+}
+
+// policyOptions are the permission rules: the setup's own (the demo), or
+// config plus --allow.
+func (a *app) policyOptions(cfg *config.Config, setup sessionSetup) tools.PolicyOptions {
+	if setup.policy != nil {
+		return *setup.policy
+	}
+	return tools.PolicyOptions{Allow: append(cfg.Permissions.Allow, a.flags.allow...), Deny: cfg.Permissions.Deny, Yolo: cfg.Yolo}
+}
+
+// agentOptions maps the configuration and the model onto agent.Options.
+func (a *app) agentOptions(cfg *config.Config, setup sessionSetup, m modelChoice) agent.Options {
+	return agent.Options{
+		Provider: m.provider, ProviderName: m.name, Model: m.model,
+		ContextWindow: m.window, MaxOutputTokens: m.maxOut, Prices: m.prices,
+		Gate: setup.gate, Asker: setup.asker, ConfirmPlan: cfg.Plan.Confirm, Confirmer: setup.confirmer,
+		Yolo:       cfg.Yolo,
+		Discipline: disciplinePolicy(cfg, setup.headless),
+		Limits: agent.Limits{MaxTurns: cfg.MaxTurns, MaxToolCalls: cfg.MaxToolCalls, TokenBudget: cfg.TokenBudget,
+			CompactAt: cfg.CompactAt, MaxCompactions: cfg.MaxCompactions, ToolOutputCap: cfg.ToolOutputCap},
+		MaxBacktracks: cfg.Plan.MaxBacktrackAttempts,
+		Now:           time.Now,
+	}
 }
 
 // attachDatalog starts (or resumes) the session's datalog record.
