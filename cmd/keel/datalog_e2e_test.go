@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -115,5 +117,33 @@ func TestResumeRebuildsTheSameRequest(t *testing.T) {
 	}
 	if after[len(after)-1].Content != "and now?" {
 		t.Errorf("last message = %+v", after[len(after)-1])
+	}
+}
+
+func TestUndoRestoresTheLastTaskAndRefusesAfterOutsideChanges(t *testing.T) {
+	home, dir, _, _ := scriptedRun(t)
+	main := filepath.Join(dir, "main.go")
+	if data, _ := os.ReadFile(main); !strings.Contains(string(data), "println(1)") {
+		t.Fatalf("the scripted edit did not land: %s", data)
+	}
+	if err := os.WriteFile(main, []byte("package main\n\nfunc main() { println(1) } // touched\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runKeelHome(t, home, nil, dir, "", "undo")
+	if code == 0 || !strings.Contains(errOut, "main.go") {
+		t.Fatalf("undo after an outside change: exit %d, %q", code, errOut)
+	}
+	if err := os.WriteFile(main, []byte("package main\n\nfunc main() { println(1) }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runKeelHome(t, home, nil, dir, "", "undo")
+	if code != 0 || !strings.Contains(out, "restored 1") {
+		t.Fatalf("undo: exit %d, %q %q", code, out, errOut)
+	}
+	if data, _ := os.ReadFile(main); string(data) != "package main\n\nfunc main() {}\n" {
+		t.Errorf("main.go after undo = %q", data)
+	}
+	if out, _, _ := runKeelHome(t, home, nil, dir, "", "undo"); !strings.Contains(out, "nothing to undo") {
+		t.Errorf("second undo = %q", out)
 	}
 }
