@@ -44,18 +44,20 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) (stop, bool) {
 	s.history = kept
 	s.mu.Unlock()
 	t.compacted = true
+	t.lastPrompt, t.estAtLast = 0, 0 // sizes of the old history no longer apply
 	s.opts.Recorder.compacted(t, len(hist)-len(kept)+1)
 	return stop{}, false
 }
 
 // estimateNext estimates the next request's prompt tokens: the last
-// reported prompt size plus what was added since, at 4 bytes a token.
+// request's size (as the server reported it) plus what was added since,
+// at 4 bytes a token.
 func (s *Session) estimateNext(t *task) int {
 	est := s.estimateTokens()
-	if t.lastPrompt > est {
-		return t.lastPrompt
+	if t.lastPrompt == 0 {
+		return est
 	}
-	return est
+	return t.lastPrompt + max(est-t.estAtLast, 0)
 }
 
 // compactionCut is the index where the verbatim tail starts: the last
@@ -84,7 +86,6 @@ func compactionCut(hist []llm.Message, keep int) int {
 // summarize asks the model for a summary of msgs, without tools.
 func (t *task) summarize(ctx context.Context, msgs []llm.Message) (string, error) {
 	req := llm.Request{
-		Model: t.s.opts.Model,
 		Messages: []llm.Message{
 			{Role: llm.RoleSystem, Content: summaryInstruction},
 			{Role: llm.RoleUser, Content: transcript(msgs)},
@@ -96,6 +97,7 @@ func (t *task) summarize(ctx context.Context, msgs []llm.Message) (string, error
 		return "", err
 	}
 	t.usage = t.usage.Add(resp.Usage)
+	t.s.addUsage(resp.Usage)
 	return resp.Content, nil
 }
 

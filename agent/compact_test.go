@@ -121,3 +121,25 @@ func TestSetProviderSwitchesTheNextRound(t *testing.T) {
 		t.Errorf("requests: first %d, second model %q", len(first.Requests()), second.Requests()[0].Model)
 	}
 }
+
+func TestCompactCanBeCancelled(t *testing.T) {
+	s, _ := newSession(t, llmtest.Rounds(
+		llmtest.ToolRound(call("c1", "echo", `{"path":"a"}`)),
+		llmtest.ToolRound(call("c2", "echo", `{"path":"b"}`)),
+		llmtest.TextRound("done"),
+		llmtest.Round{Text: "a summary that hangs", Hang: true, HangAfter: 1},
+	), func(o *Options) { o.Limits.KeepRounds = 1 })
+	if _, st := runTask(t, context.Background(), s, "first"); st.Reason != StopCompleted {
+		t.Fatal(st.Message)
+	}
+	errc := make(chan error, 1)
+	go func() { _, err := s.Compact(context.Background()); errc <- err }()
+	waitFor[StateChanged](t, s) // compacting
+	s.Cancel()
+	if err := <-errc; err == nil || strings.Contains(err.Error(), "compacting the conversation failed: compacting") {
+		t.Fatalf("cancelled compaction: %v", err)
+	}
+	if s.Running() {
+		t.Error("the session still counts as running")
+	}
+}

@@ -44,7 +44,7 @@ func (t *task) confirmPlan(ctx context.Context, o *outcome) bool {
 	v, err := s.opts.Confirmer.ConfirmPlan(ctx, *plan)
 	switch {
 	case err != nil || v.Cancel:
-		t.cancelAsked = err == nil
+		t.cancelAsked.Store(err == nil)
 		o.setCancelled()
 		return false
 	case v.Approve:

@@ -44,7 +44,7 @@ func TestPlanConfirmation(t *testing.T) {
 	}{
 		{"approved runs", &scriptedConfirmer{verdicts: []PlanVerdict{{Approve: true}}}, []llmtest.Round{plan, write, write, llmtest.TextRound("ok")}, StopCompleted, 2, 1, false},
 		{"feedback holds the call back", &scriptedConfirmer{verdicts: []PlanVerdict{{Feedback: "test first"}, {Approve: true}}}, []llmtest.Round{plan, write, planCall("g", "test=active"), write, llmtest.TextRound("ok")}, StopCompleted, 1, 2, false},
-		{"cancel stops the task", &scriptedConfirmer{verdicts: []PlanVerdict{{Cancel: true}}}, []llmtest.Round{plan, write, llmtest.TextRound("never")}, StopCancelled, 0, 1, false},
+		{"cancel stops the task", &scriptedConfirmer{verdicts: []PlanVerdict{{Cancel: true}, {Approve: true}}}, []llmtest.Round{plan, llmtest.ToolRound(call("w1", "write", `{}`), call("w2", "write", `{}`)), llmtest.TextRound("never")}, StopCancelled, 0, 1, false},
 		{"headless approves with a notice", nil, []llmtest.Round{plan, write, llmtest.TextRound("ok")}, StopCompleted, 1, 0, true},
 		{"no plan, nothing to confirm", &scriptedConfirmer{}, []llmtest.Round{write, llmtest.TextRound("ok")}, StopCompleted, 1, 0, false},
 	}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -31,19 +32,23 @@ func (s *Session) Model() string {
 }
 
 // Compact summarizes the older part of the conversation now (the TUI's
-// /compact), while no task runs. It returns a one-line report.
+// /compact), while no task runs. Cancel (Esc) stops it. It returns a
+// one-line report.
 func (s *Session) Compact(ctx context.Context) (string, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	s.mu.Lock()
 	if s.running {
 		s.mu.Unlock()
 		return "", ErrBusy
 	}
-	s.running = true
+	s.running, s.cancel = true, cancel
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.running = false
+		s.running, s.cancel = false, nil
 		s.mu.Unlock()
+		s.setState(StateIdle, "")
 	}()
 	hist := s.History()
 	t := &task{s: s, prompt: lastUserPrompt(hist), started: s.now()}
@@ -51,9 +56,8 @@ func (s *Session) Compact(ctx context.Context) (string, error) {
 		if st.reason == StopContextOverflow {
 			return "", fmt.Errorf("nothing to compact yet: the conversation is already short")
 		}
-		return "", fmt.Errorf("compaction failed: %s", st.message)
+		return "", errors.New(st.message)
 	}
-	s.setState(StateIdle, "")
 	return fmt.Sprintf("compacted %d messages into a summary; %d remain", len(hist), len(s.History())), nil
 }
 

@@ -27,6 +27,7 @@ type outcome struct {
 	ran        bool // the tool's Run was called
 	cancelled  bool
 	unknown    bool // no such tool, or broken arguments
+	overBudget bool // past max_tool_calls: answered without running
 	harnessErr error
 }
 
@@ -35,8 +36,10 @@ type outcome struct {
 // order, even when cancelled.
 func (t *task) runTools(ctx context.Context, calls []llm.ToolCall) []outcome {
 	outs := make([]outcome, len(calls))
+	budget := t.s.opts.Limits.MaxToolCalls - t.toolCalls
 	for i, c := range calls {
 		outs[i].call = c
+		outs[i].overBudget = t.s.opts.Limits.MaxToolCalls > 0 && i >= budget
 	}
 	for i := 0; i < len(calls); {
 		j := i + 1
@@ -85,8 +88,13 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 		s.out.send(ToolFinished{CallID: o.call.ID, Name: o.call.Name, Args: o.call.Arguments, Output: o.output,
 			IsError: o.result.IsError, Denied: o.denied, DenyReason: denyReason(o), Diff: o.result.Diff, ExitCode: o.result.ExitCode, Duration: o.duration})
 	}()
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || t.cancelAsked.Load() {
 		o.setCancelled()
+		return
+	}
+	if o.overBudget {
+		o.result = tools.Result{Output: "not run: the task reached max_tool_calls before this call", IsError: true}
+		o.output = o.result.Output
 		return
 	}
 	tool, msg := s.lookup(o.call)

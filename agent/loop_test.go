@@ -111,6 +111,9 @@ func TestLengthCutGetsOneContinuation(t *testing.T) {
 	if st.Reason != StopCompleted || len(srv.Requests()) != 2 {
 		t.Fatalf("stop %s after %d requests", st.Reason, len(srv.Requests()))
 	}
+	if st.Result != "part one part two" {
+		t.Errorf("result = %q, want both parts", st.Result)
+	}
 	cont := srv.Requests()[1].Messages
 	if m := cont[len(cont)-1]; m.Role != "user" || !strings.Contains(m.Content, "Continue exactly where you stopped") {
 		t.Errorf("continuation message = %+v", m)
@@ -186,11 +189,17 @@ func TestProviderFaults(t *testing.T) {
 func TestRateLimitIsShownAsAState(t *testing.T) {
 	s, _ := newSession(t, llmtest.Rounds(llmtest.RateLimitRound("12"), llmtest.TextRound("hi")), nil)
 	evs, _ := runTask(t, context.Background(), s, "hello")
-	var found bool
+	var found, resumed bool
 	for _, sc := range eventsOf[StateChanged](evs) {
 		if sc.To == StateRetrying && strings.Contains(sc.Detail, "rate limited") && strings.Contains(sc.Detail, "12 s") {
 			found = true
 		}
+		if found && sc.From == StateRetrying && sc.To == StateThinking {
+			resumed = true
+		}
+	}
+	if !resumed {
+		t.Errorf("the state stayed retrying while the retried answer streamed")
 	}
 	if !found {
 		t.Errorf("no retrying state with the wait; events:\n%s", describe(evs))
@@ -207,5 +216,27 @@ func TestFallbackProvider(t *testing.T) {
 	_, st := runTask(t, context.Background(), s, "hello")
 	if st.Reason != StopCompleted || st.Result != "from fallback" || len(good.Requests()) != 1 {
 		t.Fatalf("stop %s %q, fallback got %d requests", st.Reason, st.Result, len(good.Requests()))
+	}
+}
+
+func TestMaxToolCallsHoldsWithinOneRound(t *testing.T) {
+	s, srv := newSession(t, llmtest.Rounds(
+		llmtest.ToolRound(call("a", "echo", `{"path":"1"}`), call("b", "echo", `{"path":"2"}`), call("c", "echo", `{"path":"3"}`), call("d", "echo", `{"path":"4"}`)),
+		llmtest.TextRound("never"),
+	), func(o *Options) { o.Limits.MaxToolCalls = 2 })
+	_, st := runTask(t, context.Background(), s, "many")
+	if st.Reason != StopMaxToolCalls {
+		t.Fatalf("stop = %s", st.Reason)
+	}
+	if ran := s.opts.Tools[0].(*fakeTool).calls.Load(); ran != 2 {
+		t.Errorf("%d calls ran, want 2", ran)
+	}
+	hist := s.History()
+	last := hist[len(hist)-1]
+	if last.Role != "tool" || last.ToolCallID != "d" || !strings.Contains(last.Content, "max_tool_calls") {
+		t.Errorf("the call past the limit got %+v", last)
+	}
+	if len(srv.Requests()) != 1 {
+		t.Errorf("requests = %d", len(srv.Requests()))
 	}
 }

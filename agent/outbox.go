@@ -1,6 +1,9 @@
 package agent
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // outbox is the buffered channel the agent owns and consumers drain. Text
 // and reasoning deltas are sent without blocking: when the channel is full
@@ -12,8 +15,8 @@ type outbox struct {
 	ch     chan Event
 	done   chan struct{}
 	mu     sync.Mutex // serialises producers so pending deltas keep their order
-	text   string
-	reason string
+	text   strings.Builder
+	reason strings.Builder
 	once   sync.Once
 }
 
@@ -27,11 +30,14 @@ func (o *outbox) delta(ev Event) {
 	defer o.mu.Unlock()
 	switch d := ev.(type) {
 	case TextDelta:
-		o.text += d.Text
+		o.text.WriteString(d.Text)
 	case ReasoningDelta:
-		o.reason += d.Text
+		o.reason.WriteString(d.Text)
 	default:
-		o.trySend(ev)
+		// Progress events may be dropped, but never jump ahead of text.
+		if o.flushPending(false) && o.text.Len() == 0 && o.reason.Len() == 0 {
+			o.trySend(ev)
+		}
 		return
 	}
 	o.flushPending(false)
@@ -50,17 +56,17 @@ func (o *outbox) send(ev Event) {
 // flushPending sends pending deltas; with block false it gives up (keeping
 // them pending) when the channel is full. It reports false when closed.
 func (o *outbox) flushPending(block bool) bool {
-	if o.reason != "" {
-		if !o.offer(ReasoningDelta{Text: o.reason}, block) {
+	if o.reason.Len() > 0 {
+		if !o.offer(ReasoningDelta{Text: o.reason.String()}, block) {
 			return o.open()
 		}
-		o.reason = ""
+		o.reason.Reset()
 	}
-	if o.text != "" {
-		if !o.offer(TextDelta{Text: o.text}, block) {
+	if o.text.Len() > 0 {
+		if !o.offer(TextDelta{Text: o.text.String()}, block) {
 			return o.open()
 		}
-		o.text = ""
+		o.text.Reset()
 	}
 	return true
 }

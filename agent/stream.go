@@ -21,6 +21,7 @@ func (t *task) stream(ctx context.Context) (llm.Response, error) {
 		MaxOutputTokens: s.opts.MaxOutputTokens,
 	}
 	t.lastPrompt = s.estimateTokens()
+	t.estAtLast = t.lastPrompt
 	t.reqMessages = len(req.Messages)
 	t.roundRetries = 0
 	t.roundStarted = s.now()
@@ -28,7 +29,14 @@ func (t *task) stream(ctx context.Context) (llm.Response, error) {
 	s.mu.Lock()
 	s.roundSeq++
 	s.mu.Unlock()
-	resp, err := s.provider().Stream(ctx, req, s.forwardDelta, t.onRetry)
+	onDelta := func(d llm.Delta) {
+		if t.retried {
+			t.retried = false // the retried answer is streaming: no longer waiting
+			s.setState(StateThinking, "")
+		}
+		s.forwardDelta(d)
+	}
+	resp, err := s.provider().Stream(ctx, req, onDelta, t.onRetry)
 	if err != nil {
 		return resp, err
 	}
@@ -50,6 +58,7 @@ func (s *Session) forwardDelta(d llm.Delta) {
 
 func (t *task) onRetry(r Retrying) {
 	t.roundRetries++
+	t.retried = true
 	t.s.out.send(AnswerRestarted{Reason: r.Err})
 	t.s.out.send(r)
 	t.s.setState(StateRetrying, retryDetail(r))
@@ -67,12 +76,7 @@ func (t *task) account(resp llm.Response) {
 		t.lastPrompt = u.PromptTokens
 	}
 	t.usage = t.usage.Add(u)
-	s.mu.Lock()
-	s.usage = s.usage.Add(u)
-	s.cost += s.opts.Prices.Cost(u)
-	total := s.usage
-	cost := s.costPtr()
-	s.mu.Unlock()
+	total, cost := s.addUsage(u)
 	s.out.send(RoundFinished{Seq: s.currentRound(), FinishReason: resp.FinishReason, Usage: u, FirstToken: resp.FirstToken, Duration: resp.Duration})
 	s.out.send(UsageUpdated{Round: u, Task: t.usage, Session: total, ContextTokens: t.lastPrompt, ContextWindow: s.opts.ContextWindow, CostUSD: cost, ToolCalls: t.toolCalls, NextCheckpointIn: t.nextCheckpointIn()})
 }
@@ -123,4 +127,14 @@ func (s *Session) estimateTokens() int {
 		n += len(m.Content) + toolCallBytes(m.ToolCalls) + 8
 	}
 	return n / 4
+}
+
+// addUsage adds a response's usage to the session's totals and cost, and
+// returns the new totals.
+func (s *Session) addUsage(u llm.Usage) (llm.Usage, *float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.usage = s.usage.Add(u)
+	s.cost += s.opts.Prices.Cost(u)
+	return s.usage, s.costPtr()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/keel-dev/keel/agent/llm"
@@ -27,6 +28,8 @@ type task struct {
 	continued      bool // the one "continue" after finish_reason length was used
 	result         string
 	lastPrompt     int                 // prompt tokens of the last request
+	retried        bool                // a retry is waiting; its first delta returns the state to thinking
+	estAtLast      int                 // our own estimate of the last request, to measure what was added since
 	reqMessages    int                 // messages in the current round's request
 	roundRetries   int                 // provider retries in the current round
 	roundStarted   time.Time           // when the current round's request left
@@ -35,7 +38,7 @@ type task struct {
 	failedPlans    []string            // failed steps of this task's superseded plans
 	planSeqAtStart int                 // the session's plan version when the task began
 	planConfirmed  bool                // the user approved this task's plan (plan.confirm)
-	cancelAsked    bool                // the user cancelled the task from the plan dialog
+	cancelAsked    atomic.Bool         // the user cancelled the task from the plan dialog
 	decision       discipline.Decision // the last round's, until applied
 	Interventions  []Intervention
 	Denials        []Denial
@@ -59,6 +62,7 @@ func (s *Session) runTask(ctx context.Context, seq int, prompt string) {
 	t := &task{s: s, seq: seq, prompt: prompt, started: s.now()}
 	s.mu.Lock()
 	t.planSeqAtStart = s.planSeq
+	s.planEvents = nil // failures of an earlier, cancelled task are not this task's
 	t.discipline = discipline.NewTask(s.taskDiscipline)
 	s.mu.Unlock()
 	s.opts.Recorder.taskStarted(seq, prompt)
@@ -95,6 +99,7 @@ func (t *task) round(ctx context.Context) (llm.Response, stop, bool) {
 		t.s.setState(StateThinking, "")
 		resp, err := t.stream(ctx)
 		if err == nil {
+			t.ctxRetries = 0
 			return resp, stop{}, false
 		}
 		if ctx.Err() != nil {
@@ -104,6 +109,7 @@ func (t *task) round(ctx context.Context) (llm.Response, stop, bool) {
 		var le *llm.Error
 		if errors.As(err, &le) && le.Kind == llm.KindContextLength && t.ctxRetries < 2 {
 			t.ctxRetries++
+			t.rounds-- // the refused request is retried, not a turn of its own
 			if st, ok := t.compactIfNeeded(ctx, true); ok {
 				return resp, st, true
 			}
@@ -126,7 +132,7 @@ func (t *task) afterResponse(ctx context.Context, resp llm.Response) (stop, bool
 	}
 	t.s.setState(StateActing, "")
 	outcomes := t.runTools(ctx, resp.ToolCalls)
-	if t.cancelAsked {
+	if t.cancelAsked.Load() {
 		t.s.opts.Recorder.round(t, resp, outcomes, nil)
 		return stop{reason: StopCancelled, message: "cancelled when the plan was shown for approval"}, true
 	}
@@ -143,7 +149,11 @@ func (t *task) afterResponse(ctx context.Context, resp llm.Response) (stop, bool
 // endOfTurn handles an answer without tool calls: a length cut gets one
 // continuation; discipline may send the model back to work; else done.
 func (t *task) endOfTurn(ctx context.Context, resp llm.Response) (stop, bool) {
-	t.result = resp.Content
+	if t.continued {
+		t.result += resp.Content // the continuation of an answer cut at the output limit
+	} else {
+		t.result = resp.Content
+	}
 	if resp.FinishReason == "length" {
 		t.s.opts.Recorder.round(t, resp, nil, nil)
 		if t.continued {
