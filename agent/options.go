@@ -29,12 +29,13 @@ type Options struct {
 	Limits        Limits
 	MaxBacktracks int // failed plans per task before plan_failed (default 3)
 
-	Workdir      string // where run_command runs by default (the working directory)
-	SystemPrompt string // built by SystemPrompt(); re-sent each round
-	Recorder     *Recorder
-	SessionID    string
-	Now          func() time.Time
-	EventBuffer  int
+	Workdir       string // where run_command runs by default (the working directory)
+	SystemPrompt  string // built by SystemPrompt(); re-sent each round
+	Recorder      *Recorder
+	CaptureBodies bool // keep raw request/response bodies in the datalog
+	SessionID     string
+	Now           func() time.Time
+	EventBuffer   int
 
 	// A resumed session's state.
 	History  []llm.Message

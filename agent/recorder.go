@@ -112,6 +112,7 @@ func (r *Recorder) round(t *task, resp llm.Response, outs []outcome, fired []Int
 		r.interAt[in.Seq] = [2]int{rec.Round.Seq, i}
 	}
 	r.mu.Unlock()
+	rec.Request, rec.Response = resp.RequestBody, resp.ResponseBody
 	rec.ToolCalls, rec.FileChanges = toolRows(outs, t.seq)
 	rec.Interventions = interventionRows(fired)
 	r.report(r.db.WriteRound(context.Background(), rec))

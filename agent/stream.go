@@ -19,6 +19,7 @@ func (t *task) stream(ctx context.Context) (llm.Response, error) {
 		Messages:        s.requestMessages(),
 		Tools:           s.toolDefs(),
 		MaxOutputTokens: s.opts.MaxOutputTokens,
+		Capture:         s.opts.CaptureBodies,
 	}
 	t.lastPrompt = s.estimateTokens()
 	t.estAtLast = t.lastPrompt

@@ -3,6 +3,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -106,8 +107,15 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 			onDelta(d)
 		}
 	})
-	err = readStream(stream, acc)
+	var captured *bytes.Buffer
+	if req.Capture {
+		captured = &bytes.Buffer{}
+	}
+	err = readStream(stream, acc, captured)
 	resp := acc.response()
+	if req.Capture {
+		resp.RequestBody, resp.ResponseBody = bytes.Clone(body), captured.Bytes()
+	}
 	resp.FirstToken, resp.Duration = first, time.Since(start)
 	if err = c.endOfStream(ctx, w, acc, err); err != nil {
 		return resp, err
@@ -133,11 +141,16 @@ func (c *Client) build(req Request) (openai.ChatCompletionRequest, []byte, error
 
 // readStream feeds every data payload to acc until the stream ends; it
 // returns io.EOF on a clean end ([DONE] or the body's end).
-func readStream(stream *openai.ChatCompletionStream, acc *accumulator) error {
+// With capture set, every payload is also kept there, one per line.
+func readStream(stream *openai.ChatCompletionStream, acc *accumulator, capture *bytes.Buffer) error {
 	for {
 		raw, err := stream.RecvRaw()
 		if err != nil {
 			return err
+		}
+		if capture != nil {
+			capture.Write(raw)
+			capture.WriteByte('\n')
 		}
 		if err := acc.feed(raw); err != nil {
 			return err

@@ -52,7 +52,8 @@ type Request struct {
 	Model           string
 	Messages        []Message
 	Tools           []ToolDef
-	MaxOutputTokens int // 0: let the server decide
+	MaxOutputTokens int  // 0: let the server decide
+	Capture         bool // keep the raw request and response bodies (datalog.capture_bodies)
 }
 
 // Usage is the token accounting of one response.
@@ -99,4 +100,7 @@ type Response struct {
 	UsageKnown   bool          // false when the server sent no usage
 	FirstToken   time.Duration // time from request start to the first delta
 	Duration     time.Duration // time from request start to the end of the stream
+	// With Request.Capture: the JSON body sent and the stream's data
+	// payloads, one per line.
+	RequestBody, ResponseBody []byte
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llmtest"
 )
 
@@ -145,5 +147,33 @@ func TestUndoRestoresTheLastTaskAndRefusesAfterOutsideChanges(t *testing.T) {
 	}
 	if out, _, _ := runKeelHome(t, home, nil, dir, "", "undo"); !strings.Contains(out, "nothing to undo") {
 		t.Errorf("second undo = %q", out)
+	}
+}
+
+func TestCaptureBodiesStoresRawRequestAndResponse(t *testing.T) {
+	home, dir := t.TempDir(), project(t)
+	if err := os.MkdirAll(filepath.Join(dir, ".keel"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".keel", "config.toml"), []byte("[datalog]\ncapture_bodies = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.Start(t, llmtest.Rounds(llmtest.TextRound("captured answer")))
+	out, errOut, code := runKeelHome(t, home, srv, dir, "", "-p", "hello there", "--output-format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		SessionID string `json:"session_id"`
+	}
+	_ = json.Unmarshal([]byte(out), &res)
+	db, err := datalog.Open(filepath.Join(home, "data", "keel", "keel.db"), datalog.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	req, resp, err := db.LoadBodies(context.Background(), res.SessionID, 1)
+	if err != nil || !bytes.Contains(req, []byte("hello there")) || !bytes.Contains(resp, []byte("captured")) {
+		t.Errorf("bodies: %v\nrequest %s\nresponse %s", err, req, resp)
 	}
 }

@@ -123,6 +123,7 @@ func (a *app) agentOptions(cfg *config.Config, setup sessionSetup, m modelChoice
 		Limits: agent.Limits{MaxTurns: cfg.MaxTurns, MaxToolCalls: cfg.MaxToolCalls, TokenBudget: cfg.TokenBudget,
 			CompactAt: cfg.CompactAt, MaxCompactions: cfg.MaxCompactions, ToolOutputCap: cfg.ToolOutputCap},
 		MaxBacktracks: cfg.Plan.MaxBacktrackAttempts,
+		CaptureBodies: cfg.Datalog.CaptureBodies,
 		Now:           time.Now,
 	}
 }
