@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // Output formats of headless mode.
@@ -67,7 +68,10 @@ func (h Headless) progress(ev Event) {
 	var line string
 	switch e := ev.(type) {
 	case ToolFinished:
-		line = fmt.Sprintf("%s %s %s (%s)", toolMark(e), e.Name, abbreviate(e.Args, 80), e.Duration.Round(1e6))
+		line = fmt.Sprintf("%s %s %s (%s)", toolMark(e), e.Name, abbreviate(callSubject(e.Args), 80), shortDuration(e.Duration))
+		if e.Denied {
+			line += ": " + e.DenyReason
+		}
 	case InterventionFired:
 		line = fmt.Sprintf("◆ %s: %s", e.Intervention.Kind, e.Intervention.Why)
 	case Retrying:
@@ -103,4 +107,24 @@ func abbreviate(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// callSubject is what a progress line names for a call: its command,
+// path or pattern, else the raw arguments.
+func callSubject(args string) string {
+	if k := keyArgument(args); k != "" {
+		return k
+	}
+	return args
+}
+
+// shortDuration renders a duration for a progress line: 7ms, 1.2s, 2m3s.
+func shortDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return d.Round(time.Second).String()
 }

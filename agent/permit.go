@@ -83,6 +83,7 @@ func keyArgument(args string) string {
 		Command string `json:"command"`
 		Path    string `json:"path"`
 		Pattern string `json:"pattern"`
+		Goal    string `json:"goal"`
 	}
 	_ = json.Unmarshal([]byte(args), &a)
 	switch {
@@ -90,6 +91,8 @@ func keyArgument(args string) string {
 		return a.Command
 	case a.Path != "":
 		return a.Path
+	case a.Pattern != "":
+		return a.Pattern
 	}
-	return a.Pattern
+	return a.Goal
 }

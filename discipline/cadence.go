@@ -31,8 +31,8 @@ func checkpoint(sum RoundSummary, p Policy, s *State) *Intervention {
 		AtToolCall: s.toolCalls,
 		Action:     Inject,
 		Message:    ReflectionPrompt(delta, s.window, s.plan, rep),
-		Why: fmt.Sprintf("checkpoint after %d tool calls (cadence %d): %d reads, %d edits, %d failed",
-			delta, p.ReflectionCadence, s.window.Reads, s.window.Edits, s.window.Failed),
+		Why: fmt.Sprintf("checkpoint after %d tool calls (cadence %d): %s, %s, %d failed",
+			delta, p.ReflectionCadence, plural(s.window.Reads, "read"), plural(s.window.Edits, "edit"), s.window.Failed),
 		Figures: map[string]int{
 			"delta": delta, "cadence": p.ReflectionCadence, "reads": s.window.Reads,
 			"edits": s.window.Edits, "commands": s.window.Commands, "failed": s.window.Failed,
