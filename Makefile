@@ -26,7 +26,11 @@ lint: ## go vet, gofmt (must be empty), staticcheck when installed
 	@if command -v staticcheck >/dev/null 2>&1; then staticcheck ./...; else echo "staticcheck not installed: go install honnef.co/go/tools/cmd/staticcheck@latest"; fi
 
 bench: ## run the Go benchmarks (budgets: docs/BENCHMARKS.md)
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(MAKE) --no-print-directory build
+	$(GO) build -o bin/keelbench ./cmd/keelbench
+	@echo "go test: the benchmarks named in bench/budgets.json"
+	@$(GO) test -run '^$$' -benchmem -count 1 $$(bin/keelbench -gotest-args) > bin/gobench.txt 2>&1 || { cat bin/gobench.txt; exit 1; }
+	bin/keelbench -suite -keel $(BIN) -gobench bin/gobench.txt
 
 demo: build ## start the scripted demo (no API key needed)
 	./$(BIN) --demo

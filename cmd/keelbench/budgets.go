@@ -1,0 +1,120 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Sources of a figure in the budgets file.
+const (
+	SourceKeelbench = "keelbench" // a headless run of bin/keel (Rounds, Metric)
+	SourceGoBench   = "gobench"   // a Go benchmark (Bench, Pkg, Metric)
+	SourceBinary    = "binary"    // the size of bin/keel
+	SourceTUIIdle   = "tui-idle"  // the TUI's idle CPU in tmux
+)
+
+// Budget is one figure of the table: how it is measured and the most it may
+// be. A nil Max makes an informational row.
+type Budget struct {
+	Figure string   `json:"figure"`
+	Peer   string   `json:"peer,omitempty"` // the peer's figure, for the doc
+	Max    *float64 `json:"max,omitempty"`  // in Unit; nil: reported, not checked
+	Unit   string   `json:"unit"`           // ms, µs, s, MB, KB, B or %
+	Source string   `json:"source"`
+	Rounds int      `json:"rounds,omitempty"` // keelbench: the workload size
+	Metric string   `json:"metric,omitempty"` // a Result metric, or a go test unit such as ns/op
+	Bench  string   `json:"bench,omitempty"`  // gobench: the name without the -GOMAXPROCS suffix
+	Pkg    string   `json:"pkg,omitempty"`    // gobench: the package, as ./dir
+	Why    string   `json:"why,omitempty"`    // where the budget comes from
+}
+
+// Budgets is the whole budgets file.
+type Budgets struct {
+	Runs    int      `json:"runs"` // keelbench repetitions in -suite
+	Figures []Budget `json:"figures"`
+}
+
+// LoadBudgets reads and checks the budgets file at path.
+func LoadBudgets(path string) (Budgets, error) {
+	var b Budgets
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return b, fmt.Errorf("read the budgets file: %w", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		return b, fmt.Errorf("budgets file %s is not valid: %w", path, err)
+	}
+	for i, f := range b.Figures {
+		if err := f.check(); err != nil {
+			return b, fmt.Errorf("budgets file %s, figure %d (%q): %w", path, i+1, f.Figure, err)
+		}
+	}
+	return b, nil
+}
+
+// check reports the first thing missing from a figure.
+func (f Budget) check() error {
+	if _, ok := unitFactor(f.Unit); !ok {
+		return fmt.Errorf("unit %q is not one of ms, µs, s, MB, KB, B, %%", f.Unit)
+	}
+	switch f.Source {
+	case SourceKeelbench:
+		if f.Rounds < 1 || f.Metric == "" {
+			return fmt.Errorf("a keelbench figure needs rounds and metric")
+		}
+		if _, ok := (&Result{}).Metric(f.Metric); !ok {
+			return fmt.Errorf("keelbench has no metric %q", f.Metric)
+		}
+	case SourceGoBench:
+		if f.Bench == "" || f.Pkg == "" {
+			return fmt.Errorf("a gobench figure needs bench and pkg")
+		}
+	case SourceBinary, SourceTUIIdle:
+	default:
+		return fmt.Errorf("source %q is not keelbench, gobench, binary or tui-idle", f.Source)
+	}
+	return nil
+}
+
+// RoundCounts lists the distinct workload sizes the keelbench figures need.
+func (b Budgets) RoundCounts() []int {
+	var ns []int
+	for _, f := range b.Figures {
+		if f.Source == SourceKeelbench && !slices.Contains(ns, f.Rounds) {
+			ns = append(ns, f.Rounds)
+		}
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+// Needs reports whether any figure comes from source.
+func (b Budgets) Needs(source string) bool {
+	return slices.ContainsFunc(b.Figures, func(f Budget) bool { return f.Source == source })
+}
+
+// GoTestArgs returns the go test arguments that run exactly the budgeted
+// benchmarks: -bench with an anchored regexp of their top-level names, then
+// the packages. The regexp has no spaces or glob characters, so a shell
+// may split it unquoted.
+func (b Budgets) GoTestArgs() []string {
+	var names, pkgs []string
+	for _, f := range b.Figures {
+		if f.Source != SourceGoBench {
+			continue
+		}
+		top, _, _ := strings.Cut(f.Bench, "/")
+		if !slices.Contains(names, top) {
+			names = append(names, top)
+		}
+		if !slices.Contains(pkgs, f.Pkg) {
+			pkgs = append(pkgs, f.Pkg)
+		}
+	}
+	return append([]string{"-bench", "^(" + strings.Join(names, "|") + ")$"}, pkgs...)
+}

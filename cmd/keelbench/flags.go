@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// options are the parsed command-line flags.
+type options struct {
+	keel       string
+	rounds     int
+	runs       int
+	ttft       time.Duration
+	chunkDelay time.Duration
+	json       bool
+	tuiIdle    bool
+	suite      bool
+	gobench    string
+	budgets    string
+	gotestArgs bool
+	strict     bool
+	markdown   bool
+	datalog    bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("keelbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.keel, "keel", "bin/keel", "the keel binary to measure")
+	fs.IntVar(&o.rounds, "n", 20, "tool rounds in the workload")
+	fs.IntVar(&o.runs, "runs", 3, "repetitions; each figure is the median over them")
+	fs.DurationVar(&o.ttft, "ttft", 0, "simulated time to first token of each answer")
+	fs.DurationVar(&o.chunkDelay, "chunk-delay", 0, "simulated delay between stream chunks")
+	fs.BoolVar(&o.json, "json", false, "print the result as JSON")
+	fs.BoolVar(&o.tuiIdle, "tui-idle", false, "measure the TUI's idle CPU in tmux instead of a headless run")
+	fs.BoolVar(&o.suite, "suite", false, "measure every figure in -budgets and print the table")
+	fs.StringVar(&o.gobench, "gobench", "", "with -suite: a file of `go test -bench` output (\"-\" for stdin)")
+	fs.StringVar(&o.budgets, "budgets", "bench/budgets.json", "the budgets file")
+	fs.BoolVar(&o.gotestArgs, "gotest-args", false, "print the -bench regexp and packages of the budgeted Go benchmarks")
+	fs.BoolVar(&o.strict, "strict", false, "with -suite: exit 1 when a budget is missed")
+	fs.BoolVar(&o.datalog, "datalog", true, "diagnostic: -datalog=false runs keel with its datalog off, to see what the datalog costs")
+	fs.BoolVar(&o.markdown, "markdown", false, "with -suite: print the table as Markdown, with the peer column")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		err := fmt.Errorf("keelbench takes no arguments, only flags; got %q", strings.Join(fs.Args(), " "))
+		fmt.Fprintln(stderr, "keelbench:", err)
+		return o, err
+	}
+	return o, nil
+}
+
+// workload is the workload the flags describe.
+func (o options) workload() Workload {
+	return Workload{Rounds: o.rounds, TTFT: o.ttft, ChunkDelay: o.chunkDelay, NoDatalog: !o.datalog}
+}
+
+// dispatch runs the mode the flags chose and returns the exit code.
+func (o options) dispatch(ctx context.Context, stdout, stderr io.Writer) (int, error) {
+	switch {
+	case o.gotestArgs:
+		b, err := LoadBudgets(o.budgets)
+		if err != nil {
+			return 1, err
+		}
+		fmt.Fprintln(stdout, strings.Join(b.GoTestArgs(), " "))
+		return 0, nil
+	case o.suite:
+		return o.runSuite(ctx, stdout, stderr)
+	case o.tuiIdle:
+		pct, err := TUIIdle(ctx, o.keel, stderr)
+		if err != nil {
+			return 1, err
+		}
+		return 0, o.print(stdout, map[string]float64{"tui_idle_cpu_pct": pct})
+	}
+	if _, err := os.Stat(o.keel); err != nil {
+		return 1, fmt.Errorf("no keel binary at %s: run make build first, or pass -keel", o.keel)
+	}
+	res, err := RunMedian(ctx, o.keel, o.workload(), o.runs)
+	if err != nil {
+		return 1, err
+	}
+	if o.json {
+		return 0, o.print(stdout, res)
+	}
+	WriteReport(stdout, res, o.runs)
+	return 0, nil
+}
+
+// print writes v as indented JSON, or as key: value lines.
+func (o options) print(w io.Writer, v any) error {
+	if m, ok := v.(map[string]float64); ok && !o.json {
+		for k, x := range m {
+			fmt.Fprintf(w, "%s: %.3f\n", k, x)
+		}
+		return nil
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

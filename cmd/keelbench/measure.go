@@ -1,0 +1,78 @@
+package main
+
+import "strings"
+
+// Measurements holds everything the suite measured; a figure's value is
+// looked up here by its Budget.
+type Measurements struct {
+	Headless    map[int]Result // by workload rounds
+	Bench       []BenchLine
+	BinaryBytes float64
+	TUIIdlePct  float64
+	Skipped     map[string]string // source → why it was not measured
+}
+
+// unitFactor converts a canonical value (milliseconds, bytes or percent) to
+// unit.
+func unitFactor(unit string) (float64, bool) {
+	f, ok := map[string]float64{
+		"ms": 1, "µs": 1000, "s": 1e-3,
+		"MB": 1.0 / (1 << 20), "KB": 1.0 / (1 << 10), "B": 1,
+		"%": 1, "": 1,
+	}[unit]
+	return f, ok
+}
+
+// Value returns figure f in its unit, or a short reason it is missing.
+func (m Measurements) Value(f Budget) (float64, string) {
+	v, why := m.canonical(f)
+	if why != "" {
+		return 0, why
+	}
+	k, _ := unitFactor(f.Unit)
+	return v * k, ""
+}
+
+// canonical returns f's value in milliseconds, bytes or percent.
+func (m Measurements) canonical(f Budget) (float64, string) {
+	if why, ok := m.Skipped[f.Source]; ok {
+		return 0, why
+	}
+	switch f.Source {
+	case SourceKeelbench:
+		r, ok := m.Headless[f.Rounds]
+		if !ok {
+			return 0, "not run"
+		}
+		v, _ := r.Metric(f.Metric)
+		return v, ""
+	case SourceGoBench:
+		unit := f.Metric
+		if unit == "" {
+			unit = "ns/op"
+		}
+		v, ok := LookupBench(m.Bench, f.Pkg, f.Bench, unit)
+		if !ok {
+			return 0, "no result in the go test output"
+		}
+		return v * toMs(unit), ""
+	case SourceBinary:
+		return m.BinaryBytes, ""
+	case SourceTUIIdle:
+		return m.TUIIdlePct, ""
+	}
+	return 0, "unknown source"
+}
+
+// toMs is the factor that turns a go test time unit into milliseconds:
+// "ns/op" and custom metrics named like "gap-µs" or "wait-ms". Other
+// units (bytes, counts) are returned as they are.
+func toMs(unit string) float64 {
+	switch {
+	case strings.HasPrefix(unit, "ns/"), strings.HasSuffix(unit, "-ns"):
+		return 1e-6
+	case strings.HasSuffix(unit, "-µs"), strings.HasSuffix(unit, "-us"):
+		return 1e-3
+	}
+	return 1
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// runSuite measures every figure of the budgets file and prints the table.
+func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, error) {
+	b, err := LoadBudgets(o.budgets)
+	if err != nil {
+		return 1, err
+	}
+	fi, err := os.Stat(o.keel)
+	if err != nil {
+		return 1, fmt.Errorf("no keel binary at %s: run make build first, or pass -keel", o.keel)
+	}
+	m := Measurements{Headless: map[int]Result{}, Skipped: map[string]string{}, BinaryBytes: float64(fi.Size())}
+	if err := o.readGoBench(b, &m); err != nil {
+		return 1, err
+	}
+	runs := b.Runs
+	if runs < 1 {
+		runs = o.runs
+	}
+	for _, n := range b.RoundCounts() {
+		fmt.Fprintf(stderr, "keelbench: %d rounds × %d runs\n", n, runs)
+		w := o.workload()
+		w.Rounds = n
+		r, err := RunMedian(ctx, o.keel, w, runs)
+		if err != nil {
+			return 1, fmt.Errorf("the %d-round workload: %w", n, err)
+		}
+		m.Headless[n] = r
+	}
+	if b.Needs(SourceTUIIdle) {
+		o.measureTUIIdle(ctx, &m, stderr)
+	}
+	return o.printSuite(stdout, Evaluate(b, m))
+}
+
+// readGoBench loads the go test output named by -gobench, or marks the Go
+// benchmark figures as skipped when there is none.
+func (o options) readGoBench(b Budgets, m *Measurements) error {
+	if !b.Needs(SourceGoBench) {
+		return nil
+	}
+	if o.gobench == "" {
+		m.Skipped[SourceGoBench] = "no -gobench output given"
+		return nil
+	}
+	in := io.Reader(os.Stdin)
+	if o.gobench != "-" {
+		f, err := os.Open(o.gobench)
+		if err != nil {
+			return fmt.Errorf("open the go test output: %w", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	lines, err := ParseGoBench(in)
+	m.Bench = lines
+	return err
+}
+
+// measureTUIIdle fills the TUI figure, or records why it was skipped; a TUI
+// that cannot be measured does not stop the rest of the table.
+func (o options) measureTUIIdle(ctx context.Context, m *Measurements, stderr io.Writer) {
+	fmt.Fprintf(stderr, "keelbench: TUI idle CPU (%s settle, %s sample)\n", idleSettle, idleSample)
+	pct, err := TUIIdle(ctx, o.keel, stderr)
+	switch {
+	case errors.Is(err, ErrNoTmux):
+		m.Skipped[SourceTUIIdle] = "tmux is not installed"
+	case err != nil:
+		fmt.Fprintf(stderr, "keelbench: TUI idle: %v\n", err)
+		m.Skipped[SourceTUIIdle] = "the TUI run failed (see above)"
+	default:
+		m.TUIIdlePct = pct
+	}
+}
+
+// printSuite prints the table and a summary; with -strict a missed budget
+// makes the exit code 1.
+func (o options) printSuite(w io.Writer, rows []Row) (int, error) {
+	write := WriteTable
+	if o.markdown {
+		write = WriteMarkdown
+	}
+	if err := write(w, rows); err != nil {
+		return 1, err
+	}
+	failed, budgeted := Failed(rows), 0
+	for _, r := range rows {
+		if r.Status == StatusPass || r.Status == StatusFail {
+			budgeted++
+		}
+	}
+	fmt.Fprintf(w, "\n%d of %d budgets met", budgeted-failed, budgeted)
+	if failed > 0 {
+		fmt.Fprintf(w, "; %d missed (FAIL rows)", failed)
+	}
+	fmt.Fprintln(w)
+	if failed > 0 && o.strict {
+		return 1, nil
+	}
+	return 0, nil
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/keel-dev/keel/agent/llmtest"
+)
+
+// ErrNoTmux means the TUI idle figure cannot be measured here.
+var ErrNoTmux = errors.New("tmux is not installed")
+
+// Idle measurement timing: settle after the task, then sample.
+const (
+	idleSettle = 2 * time.Second
+	idleSample = 10 * time.Second
+)
+
+// tuiRounds is the size of the task the TUI runs before it idles, so the
+// figure is the idle cost after real work (spinner stopped, caches full).
+const tuiRounds = 3
+
+// TUIIdle starts bin/keel's TUI in a private tmux server against the fake
+// model, runs a short task, waits idleSettle, then returns the process's CPU
+// use over idleSample as a percentage of one core.
+func TUIIdle(ctx context.Context, keel string, log io.Writer) (float64, error) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		return 0, ErrNoTmux
+	}
+	abs, err := filepath.Abs(keel)
+	if err != nil {
+		return 0, fmt.Errorf("resolve %s: %w", keel, err)
+	}
+	d, err := makeDirs(false)
+	defer os.RemoveAll(d.Root)
+	if err != nil {
+		return 0, err
+	}
+	w := Workload{Rounds: tuiRounds}
+	srv := llmtest.NewServer(w.Script())
+	defer srv.Close()
+	t := tmux{sock: "keelbench-" + strconv.Itoa(os.Getpid()), env: d.env(srv.URL())}
+	defer t.run(context.Background(), "kill-server")
+	if err := t.run(ctx, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-c", d.Project, abs, "--yolo"); err != nil {
+		return 0, err
+	}
+	pid, err := t.keelPID(ctx, commName(abs))
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(log, "keelbench: TUI running as pid %d; running a %d-round task, then idling\n", pid, tuiRounds)
+	if err := t.waitDrawn(ctx); err != nil {
+		return 0, err
+	}
+	if err := t.run(ctx, "send-keys", "-l", w.Prompt()); err != nil {
+		return 0, err
+	}
+	if err := t.run(ctx, "send-keys", "Enter"); err != nil {
+		return 0, err
+	}
+	if err := waitFinished(ctx, srv, tuiRounds+1); err != nil {
+		return 0, err
+	}
+	return sampleCPU(ctx, pid)
+}
+
+// tmux runs commands against a private tmux server, so a user's sessions
+// are never touched, with a clean environment.
+type tmux struct {
+	sock string
+	env  []string
+}
+
+func (t tmux) run(ctx context.Context, args ...string) error {
+	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-L", t.sock}, args...)...)
+	cmd.Env = t.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("tmux %s failed: %v: %s", args[0], err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// commName is the name Linux shows in /proc/PID/comm for a binary: its
+// base name cut to 15 bytes.
+func commName(path string) string {
+	name := filepath.Base(path)
+	if len(name) > 15 {
+		name = name[:15]
+	}
+	return name
+}
+
+// keelPID finds the process called name in the session's only pane.
+func (t tmux) keelPID(ctx context.Context, name string) (int, error) {
+	cmd := exec.CommandContext(ctx, "tmux", "-L", t.sock, "list-panes", "-F", "#{pane_pid}")
+	cmd.Env = t.env
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("list the tmux pane: %w", err)
+	}
+	pane, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		return 0, fmt.Errorf("tmux gave no pane pid: %q", out)
+	}
+	pid, ok := findProcess(pane, name)
+	if !ok {
+		return 0, fmt.Errorf("no %s process under tmux pane %d: did the TUI exit at start?", name, pane)
+	}
+	return pid, nil
+}
+
+// waitDrawn waits until the TUI has drawn its first screen: keys sent
+// before Bubble Tea reads the terminal are lost.
+func (t tmux) waitDrawn(ctx context.Context) error {
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		cmd := exec.CommandContext(ctx, "tmux", "-L", t.sock, "capture-pane", "-p")
+		cmd.Env = t.env
+		if out, err := cmd.Output(); err == nil && strings.TrimSpace(string(out)) != "" {
+			return sleep(ctx, 300*time.Millisecond) // let it finish its terminal queries
+		}
+		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	return errors.New("the TUI drew nothing in 15 s")
+}
+
+// waitFinished waits until the server has answered want requests.
+func waitFinished(ctx context.Context, srv *llmtest.Server, want int) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		reqs := srv.Requests()
+		if len(reqs) >= want && !reqs[len(reqs)-1].FinishedAt.IsZero() {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("the TUI sent %d of %d requests in 60 s: did the prompt reach it?", len(srv.Requests()), want)
+}
+
+// sampleCPU waits idleSettle, then measures pid's CPU over idleSample.
+func sampleCPU(ctx context.Context, pid int) (float64, error) {
+	if err := sleep(ctx, idleSettle); err != nil {
+		return 0, err
+	}
+	before, err := ProcCPU(pid)
+	if err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	if err := sleep(ctx, idleSample); err != nil {
+		return 0, err
+	}
+	after, err := ProcCPU(pid)
+	if err != nil {
+		return 0, fmt.Errorf("the TUI exited while idle: %w", err)
+	}
+	return 100 * float64(after-before) / float64(time.Since(start)), nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
