@@ -53,3 +53,8 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+// go-runewidth v0.0.25+ fills a 2.2 MB width table in init (26-38 ms before
+// main on every start, headless too); v0.0.24 has the same API without it.
+// See docs/BENCHMARKS.md (start-up).
+replace github.com/mattn/go-runewidth => github.com/mattn/go-runewidth v0.0.24
