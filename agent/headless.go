@@ -38,6 +38,10 @@ func (h Headless) Run(ctx context.Context, s *Session, prompt string) (TaskStopp
 			}
 		case FormatText:
 			h.progress(ev)
+		case FormatJSON:
+			if n, ok := ev.(Notice); ok {
+				fmt.Fprintln(h.Stderr, "keel: "+n.Text) // stdout holds only the result
+			}
 		}
 		if stopped, ok := ev.(TaskStopped); ok {
 			return stopped, h.finish(enc, s, stopped)

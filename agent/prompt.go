@@ -3,7 +3,6 @@ package agent
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -101,15 +100,24 @@ func FindInstructions(cwd, workspace string) []Instruction {
 	return out
 }
 
-// gitBranch reads the current branch without running git when it can.
+// gitBranch reads the current branch from .git/HEAD without running git
+// (a process start costs more than keel's whole start-up budget). A .git
+// file (a worktree or submodule) points at the real git directory.
 func gitBranch(root string) string {
-	data, err := os.ReadFile(filepath.Join(root, ".git", "HEAD"))
-	if err != nil {
-		out, err := exec.Command("git", "-C", root, "rev-parse", "--abbrev-ref", "HEAD").Output()
-		if err != nil {
+	gitDir := filepath.Join(root, ".git")
+	if data, err := os.ReadFile(gitDir); err == nil {
+		dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+		if !ok {
 			return ""
 		}
-		return strings.TrimSpace(string(out))
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(root, dir)
+		}
+		gitDir = dir
+	}
+	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return ""
 	}
 	head := strings.TrimSpace(string(data))
 	if ref, ok := strings.CutPrefix(head, "ref: refs/heads/"); ok {

@@ -79,3 +79,32 @@ func TestCapOutputKeepsHeadAndTail(t *testing.T) {
 }
 
 func utf8Valid(s string) bool { return utf8.ValidString(s) }
+
+func TestGitBranch(t *testing.T) {
+	root := t.TempDir()
+	if got := gitBranch(root); got != "" {
+		t.Errorf("no repository: %q", got)
+	}
+	write := func(p, s string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/feature/x\n")
+	if got := gitBranch(root); got != "feature/x" {
+		t.Errorf("branch = %q", got)
+	}
+	write(filepath.Join(root, ".git", "HEAD"), "0123456789abcdef0123456789abcdef01234567\n")
+	if got := gitBranch(root); got != "detached at 0123456789ab" {
+		t.Errorf("detached = %q", got)
+	}
+	wt := t.TempDir()
+	write(filepath.Join(wt, ".git"), "gitdir: "+filepath.Join(root, ".git", "worktrees", "wt")+"\n")
+	write(filepath.Join(root, ".git", "worktrees", "wt", "HEAD"), "ref: refs/heads/wt-branch\n")
+	if got := gitBranch(wt); got != "wt-branch" {
+		t.Errorf("worktree branch = %q", got)
+	}
+}

@@ -19,6 +19,10 @@ type Recorder struct {
 	db        *datalog.DB
 	sessionID string
 	notify    func(string)
+	// ready is closed once db and sessionID are set (NewRecorderAsync);
+	// openErr says why there is no db. Both are read only after ready.
+	ready   chan struct{}
+	openErr error
 
 	mu          sync.Mutex
 	transitions []datalog.StateTransition
@@ -27,6 +31,7 @@ type Recorder struct {
 	reset       bool           // the history was replaced (compaction) since the last write
 	interAt     map[int][2]int // intervention seq -> (round, index)
 	failing     bool           // a write failure was reported and none has succeeded since
+	started     *startedTask   // a task not yet written
 }
 
 // NewRecorder records into db under sessionID (from db.StartSession).
@@ -39,6 +44,51 @@ func NewRecorder(db *datalog.DB, sessionID string, alreadyStored int, rewrite bo
 		r.written, r.reset = 0, true
 	}
 	return r
+}
+
+// NewRecorderAsync records into the datalog that open returns. open runs
+// on its own goroutine, so the first request does not wait for the disk;
+// the first write waits for it. When open fails, the error is shown once
+// and the session runs without a datalog.
+func NewRecorderAsync(open func() (*datalog.DB, string, error)) *Recorder {
+	r := &Recorder{interAt: make(map[int][2]int), ready: make(chan struct{})}
+	go func() {
+		defer close(r.ready)
+		r.db, r.sessionID, r.openErr = open()
+	}()
+	return r
+}
+
+// usable waits for an asynchronous open and reports whether there is a
+// datalog to write to.
+func (r *Recorder) usable() bool {
+	if r == nil {
+		return false
+	}
+	if r.ready != nil {
+		<-r.ready
+		if r.db == nil {
+			r.report(r.openErr)
+			return false
+		}
+	}
+	return r.db != nil
+}
+
+// SessionID is the datalog's id for the session ("" without a datalog).
+func (r *Recorder) SessionID() string {
+	if !r.usable() {
+		return ""
+	}
+	return r.sessionID
+}
+
+// Close closes a datalog the recorder opened itself (NewRecorderAsync).
+func (r *Recorder) Close() error {
+	if r == nil || r.ready == nil || !r.usable() {
+		return nil
+	}
+	return r.db.Close()
 }
 
 // bind routes write failures to the session's notices.
@@ -67,15 +117,37 @@ func (r *Recorder) plan(p *Plan) {
 	r.plans = append(r.plans, datalog.PlanSnapshot{Attempt: p.Attempt, Status: p.Status, Plan: data, At: p.Updated})
 }
 
+// taskStarted notes a new task; the datalog hears of it with the task's
+// first round, so the first request never waits for the datalog to open.
 func (r *Recorder) taskStarted(seq int, prompt string) {
 	if r == nil {
 		return
 	}
-	if seq == 1 {
-		r.report(r.db.SetFirstPrompt(context.Background(), r.sessionID, prompt))
-		return
+	r.mu.Lock()
+	r.started = &startedTask{seq: seq, prompt: prompt}
+	r.mu.Unlock()
+}
+
+// startedTask is a task the datalog has not been told of yet.
+type startedTask struct {
+	seq    int
+	prompt string
+}
+
+// flushStarted tells the datalog of a new task: the session's first prompt,
+// or that a later task reopened the session.
+func (r *Recorder) flushStarted() {
+	r.mu.Lock()
+	st := r.started
+	r.started = nil
+	r.mu.Unlock()
+	switch {
+	case st == nil:
+	case st.seq == 1:
+		r.report(r.db.SetFirstPrompt(context.Background(), r.sessionID, st.prompt))
+	default:
+		r.report(r.db.ReopenSession(context.Background(), r.sessionID))
 	}
-	r.report(r.db.ReopenSession(context.Background(), r.sessionID))
 }
 
 func (r *Recorder) retry(Retrying) {}
@@ -93,9 +165,10 @@ func (r *Recorder) compacted(*task, int) {
 
 // round commits everything the round produced.
 func (r *Recorder) round(t *task, resp llm.Response, outs []outcome, fired []Intervention) {
-	if r == nil {
+	if !r.usable() {
 		return
 	}
+	r.flushStarted()
 	s := t.s
 	hist := s.History()
 	r.mu.Lock()
@@ -120,7 +193,7 @@ func (r *Recorder) round(t *task, resp llm.Response, outs []outcome, fired []Int
 
 // reply attaches the model's answer to a stored intervention.
 func (r *Recorder) reply(seq int, text string) {
-	if r == nil {
+	if !r.usable() {
 		return
 	}
 	r.mu.Lock()
@@ -132,9 +205,10 @@ func (r *Recorder) reply(seq int, text string) {
 }
 
 func (r *Recorder) taskEnded(s *Session, st stop, _ TaskSummary) {
-	if r == nil {
+	if !r.usable() {
 		return
 	}
+	r.flushStarted()
 	s.mu.Lock()
 	u, cost, rounds, calls := s.usage, s.cost, s.roundSeq, s.toolTotal
 	s.mu.Unlock()
@@ -168,7 +242,7 @@ func (r *Recorder) report(err error) {
 // roundRow is the datalog row of the task's current round.
 func (t *task) roundRow(resp llm.Response, prices *Prices) datalog.Round {
 	return datalog.Round{
-		SessionID: t.s.opts.SessionID, Seq: t.s.currentRound(), TaskSeq: t.seq,
+		SessionID: t.s.ID(), Seq: t.s.currentRound(), TaskSeq: t.seq,
 		RequestMessages: t.reqMessages, RequestTokens: t.lastPrompt,
 		FirstToken: resp.FirstToken, Duration: resp.Duration, FinishReason: resp.FinishReason,
 		TokensIn: resp.Usage.PromptTokens, TokensOut: resp.Usage.CompletionTokens, TokensCached: resp.Usage.CachedTokens,

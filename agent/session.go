@@ -60,7 +60,12 @@ func New(opts Options) *Session {
 func (s *Session) Events() <-chan Event { return s.out.ch }
 
 // ID is the session's datalog id ("" when the datalog is off).
-func (s *Session) ID() string { return s.opts.SessionID }
+func (s *Session) ID() string {
+	if id := s.opts.Recorder.SessionID(); id != "" {
+		return id
+	}
+	return s.opts.SessionID
+}
 
 // Submit starts a task for prompt on a goroutine and returns at once.
 // Cancelling ctx (or calling Cancel) stops the task with reason cancelled.

@@ -24,10 +24,11 @@ type sessionSetup struct {
 
 // builtSession is a ready session and what must be closed after it.
 type builtSession struct {
-	session *agent.Session
-	db      *datalog.DB
-	cfg     *config.Config
-	root    string
+	session  *agent.Session
+	db       *datalog.DB     // nil for a headless session, whose recorder owns it
+	recorder *agent.Recorder // closes an asynchronously opened datalog
+	cfg      *config.Config
+	root     string
 }
 
 func (b *builtSession) close() {
@@ -35,6 +36,7 @@ func (b *builtSession) close() {
 	if b.db != nil {
 		_ = b.db.Close()
 	}
+	_ = b.recorder.Close()
 }
 
 // buildSession wires config, tools, permissions, provider, datalog and
@@ -58,7 +60,6 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	if err != nil {
 		return nil, usageError(err)
 	}
-	db := a.openDatalog(cfg, m.secrets)
 	opts := a.agentOptions(cfg, setup, m)
 	opts.Tools, opts.Permissions, opts.Workdir = toolset, policy, ws.Root()
 	env := agent.DetectEnv(cwd, ws.Root(), opts.Now())
@@ -66,15 +67,14 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 		env.Tools = append(env.Tools, t.Name())
 	}
 	opts.SystemPrompt = agent.SystemPrompt(env)
-	if err := a.attachDatalog(ctx, db, &opts, cfg, cwd, ws.Root(), env.GitBranch); err != nil {
-		if db != nil {
-			_ = db.Close()
-		}
+	rec := datalog.Session{ProjectRoot: ws.Root(), Cwd: cwd, GitBranch: env.GitBranch, Provider: opts.ProviderName, Model: opts.Model, Started: opts.Now()}
+	db, err := a.attachDatalog(ctx, cfg, setup, m.secrets, &opts, rec)
+	if err != nil {
 		return nil, err
 	}
 	s := agent.New(opts)
 	sink.Bind(s)
-	return &builtSession{session: s, db: db, cfg: cfg, root: ws.Root()}, nil
+	return &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root()}, nil
 }
 
 // modelChoice is the model a session talks to: the configured provider
@@ -128,9 +128,42 @@ func (a *app) agentOptions(cfg *config.Config, setup sessionSetup, m modelChoice
 	}
 }
 
-// attachDatalog starts (or resumes) the session's datalog record.
-func (a *app) attachDatalog(ctx context.Context, db *datalog.DB, opts *agent.Options, cfg *config.Config, cwd, root, branch string) error {
-	id, err := a.resumeTarget(ctx, db, root)
+// attachDatalog gives the session its datalog record: the resumed
+// session's (opened now: its history is needed), or a new one. A new
+// headless session opens the datalog on its own goroutine, so the first
+// request does not wait for the disk; the TUI needs the database at once
+// for its browser and returns it.
+func (a *app) attachDatalog(ctx context.Context, cfg *config.Config, setup sessionSetup, secrets []string, opts *agent.Options, rec datalog.Session) (*datalog.DB, error) {
+	snapshot, _ := json.Marshal(configSnapshot(cfg))
+	rec.Config = snapshot
+	if setup.headless && a.flags.resume == "" && !a.flags.continueLast {
+		opts.Recorder = agent.NewRecorderAsync(func() (*datalog.DB, string, error) {
+			db, err := openDatalogFile(cfg, secrets)
+			if err != nil {
+				return nil, "", err
+			}
+			id, err := db.StartSession(context.Background(), rec)
+			if err != nil {
+				_ = db.Close()
+				return nil, "", fmt.Errorf("the datalog is off for this run: %w", err)
+			}
+			return db, id, nil
+		})
+		return nil, nil
+	}
+	db := a.openDatalog(cfg, secrets)
+	if err := a.startOrResume(ctx, db, opts, rec); err != nil {
+		if db != nil {
+			_ = db.Close()
+		}
+		return nil, err
+	}
+	return db, nil
+}
+
+// startOrResume attaches db to a resumed session (-c, --resume) or a new one.
+func (a *app) startOrResume(ctx context.Context, db *datalog.DB, opts *agent.Options, rec datalog.Session) error {
+	id, err := a.resumeTarget(ctx, db, rec.ProjectRoot)
 	if err != nil || db == nil {
 		return err
 	}
@@ -144,9 +177,7 @@ func (a *app) attachDatalog(ctx context.Context, db *datalog.DB, opts *agent.Opt
 		opts.Recorder = agent.NewRecorder(db, id, 0, true)
 		return nil
 	}
-	snapshot, _ := json.Marshal(configSnapshot(cfg))
-	id, err = db.StartSession(ctx, datalog.Session{ProjectRoot: root, Cwd: cwd, GitBranch: branch,
-		Provider: opts.ProviderName, Model: opts.Model, Config: snapshot, Started: opts.Now()})
+	id, err = db.StartSession(ctx, rec)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "keel: the datalog is off for this run: %v\n", err)
 		return nil

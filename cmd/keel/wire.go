@@ -51,17 +51,25 @@ func (a *app) providerClients(cfg *config.Config) (config.Provider, []*llm.Clien
 // openDatalog opens the datalog for writing. A datalog that cannot be
 // opened does not stop keel: it says so once and runs without one.
 func (a *app) openDatalog(cfg *config.Config, secrets []string) *datalog.DB {
-	path := cfg.DatalogPath()
+	db, err := openDatalogFile(cfg, secrets)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "keel: %v\n", err)
+		return nil
+	}
+	return db
+}
+
+// openDatalogFile opens the configured datalog with keel's secrets to redact.
+func openDatalogFile(cfg *config.Config, secrets []string) (*datalog.DB, error) {
 	named := map[string]string{}
 	for i, s := range secrets {
 		named[fmt.Sprintf("API_KEY_%d", i+1)] = s
 	}
-	db, err := datalog.Open(path, datalog.Options{Environ: os.Environ(), Secrets: named, CaptureBodies: cfg.Datalog.CaptureBodies})
+	db, err := datalog.Open(cfg.DatalogPath(), datalog.Options{Environ: os.Environ(), Secrets: named, CaptureBodies: cfg.Datalog.CaptureBodies})
 	if err != nil {
-		fmt.Fprintf(a.stderr, "keel: the datalog is off for this run: %v\n", err)
-		return nil
+		return nil, fmt.Errorf("the datalog is off for this run: %w", err)
 	}
-	return db
+	return db, nil
 }
 
 // disciplinePolicy maps the configuration onto discipline's thresholds.
