@@ -59,11 +59,18 @@ func (a *app) openDatalog(cfg *config.Config, secrets []string) *datalog.DB {
 	return db
 }
 
+// minSecretLen is the shortest API key worth redacting.
+const minSecretLen = 8
+
 // openDatalogFile opens the configured datalog with keel's secrets to redact.
 func openDatalogFile(cfg *config.Config, secrets []string) (*datalog.DB, error) {
 	named := map[string]string{}
 	for i, s := range secrets {
-		named[fmt.Sprintf("API_KEY_%d", i+1)] = s
+		// A placeholder key such as "x" (local servers take anything)
+		// would turn every x in the log into a redaction mark.
+		if len(s) >= minSecretLen {
+			named[fmt.Sprintf("API_KEY_%d", i+1)] = s
+		}
 	}
 	db, err := datalog.Open(cfg.DatalogPath(), datalog.Options{Environ: os.Environ(), Secrets: named, CaptureBodies: cfg.Datalog.CaptureBodies})
 	if err != nil {
