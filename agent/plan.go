@@ -2,6 +2,8 @@ package agent
 
 import (
 	"time"
+
+	"github.com/keel-dev/keel/tools"
 )
 
 // Plan statuses.
@@ -12,13 +14,13 @@ const (
 	PlanSuperseded = "superseded"
 )
 
-// Step statuses.
+// Step statuses, as update_plan takes them.
 const (
-	StepPending   = "pending"
-	StepActive    = "active"
-	StepCompleted = "completed"
-	StepFailed    = "failed"
-	StepSkipped   = "skipped"
+	StepPending   = tools.StepPending
+	StepActive    = tools.StepActive
+	StepCompleted = tools.StepCompleted
+	StepFailed    = tools.StepFailed
+	StepSkipped   = tools.StepSkipped
 )
 
 // Plan is the model's plan for the current task, kept through update_plan.

@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/demo"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
@@ -40,30 +39,9 @@ func (a *app) runDemo(cmd *cobra.Command, cfg *config.Config) error {
 		cfg.ReflectionCadence = demoCadence
 	}
 	if cmd.Flags().Changed("prompt") {
-		return a.runDemoHeadless(cmd, cfg)
+		return a.runHeadless(cmd, cfg, a.buildDemoSession) // headless: the demo policy allows its edit
 	}
 	return a.runDemoTUI(cmd.Context(), cfg)
-}
-
-// runDemoHeadless runs the demo story once without a UI. Nobody can
-// answer a permission question, so the demo's policy allows its edit.
-func (a *app) runDemoHeadless(cmd *cobra.Command, cfg *config.Config) error {
-	prompt, err := a.readPrompt()
-	if err != nil {
-		return err
-	}
-	ctx := cmd.Context()
-	b, err := a.buildDemoSession(ctx, cfg, sessionSetup{headless: true, gate: agent.DenyGate{}})
-	if err != nil {
-		return err
-	}
-	defer b.close()
-	h := agent.Headless{Format: a.flags.outputFormat, Stdout: a.stdout, Stderr: a.stderr}
-	st, err := h.Run(ctx, b.session, prompt)
-	if err != nil {
-		return err
-	}
-	return stopExit(st)
 }
 
 // runDemoTUI runs the demo in the terminal UI, labelled as the demo model.

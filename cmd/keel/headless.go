@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,19 +31,22 @@ func (a *app) runMain(cmd *cobra.Command, _ []string) error {
 		return a.runDemo(cmd, cfg)
 	}
 	if cmd.Flags().Changed("prompt") {
-		return a.runHeadless(cmd, cfg)
+		return a.runHeadless(cmd, cfg, a.buildSession)
 	}
 	return a.runTUI(cmd, cfg)
 }
 
+// sessionBuilder builds a session: buildSession, or the demo's.
+type sessionBuilder func(ctx context.Context, cfg *config.Config, setup sessionSetup) (*builtSession, error)
+
 // runHeadless runs one task and maps its stop reason to the exit code.
-func (a *app) runHeadless(cmd *cobra.Command, cfg *config.Config) error {
+func (a *app) runHeadless(cmd *cobra.Command, cfg *config.Config, build sessionBuilder) error {
 	prompt, err := a.readPrompt()
 	if err != nil {
 		return err
 	}
 	ctx := cmd.Context()
-	b, err := a.buildSession(ctx, cfg, sessionSetup{headless: true, gate: agent.DenyGate{}})
+	b, err := build(ctx, cfg, sessionSetup{headless: true, gate: agent.DenyGate{}})
 	if err != nil {
 		return err
 	}
