@@ -54,9 +54,7 @@ func (db *DB) StartSession(ctx context.Context, s Session) (string, error) {
 	cfg := db.red.String(string(s.Config))
 	prompt := db.red.String(s.FirstPrompt)
 	err := db.submit(ctx, "session "+s.ID, func(ctx context.Context, tx *wtx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO sessions
-			(id, project_root, cwd, git_branch, provider, model, config_json, first_prompt, started_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err := tx.exec(ctx, stInsertSession,
 			s.ID, s.ProjectRoot, s.Cwd, s.GitBranch, s.Provider, s.Model, cfg, prompt, nanos(s.Started))
 		return err
 	})
@@ -68,7 +66,7 @@ func (db *DB) StartSession(ctx context.Context, s Session) (string, error) {
 func (db *DB) SetFirstPrompt(ctx context.Context, id, prompt string) error {
 	prompt = db.red.String(prompt)
 	return db.submit(ctx, "session "+id, func(ctx context.Context, tx *wtx) error {
-		_, err := tx.Exec(ctx, `UPDATE sessions SET first_prompt = ? WHERE id = ? AND first_prompt = ''`, prompt, id)
+		_, err := tx.exec(ctx, stSetFirstPrompt, prompt, id)
 		return err
 	})
 }
@@ -78,15 +76,13 @@ func (db *DB) SetFirstPrompt(ctx context.Context, id, prompt string) error {
 func (db *DB) EndSession(ctx context.Context, id, stopReason string, totals Totals) error {
 	at := nanos(db.opts.Now())
 	return db.submit(ctx, "end of session "+id, func(ctx context.Context, tx *wtx) error {
-		if _, err := tx.Exec(ctx, `UPDATE sessions SET ended_at = ?, stop_reason = ? WHERE id = ?`,
-			at, stopReason, id); err != nil {
+		if _, err := tx.exec(ctx, stEndSession, at, stopReason, id); err != nil {
 			return err
 		}
 		if totals == (Totals{}) {
 			return nil
 		}
-		_, err := tx.Exec(ctx, `UPDATE sessions SET rounds = ?, tool_calls = ?, tokens_in = ?,
-			tokens_out = ?, tokens_cached = ?, cost = ? WHERE id = ?`,
+		_, err := tx.exec(ctx, stEndTotals,
 			totals.Rounds, totals.ToolCalls, totals.TokensIn, totals.TokensOut, totals.TokensCached, totals.Cost, id)
 		return err
 	})
@@ -96,7 +92,7 @@ func (db *DB) EndSession(ctx context.Context, id, stopReason string, totals Tota
 // is listed as running again and later rounds continue its sequence.
 func (db *DB) ReopenSession(ctx context.Context, id string) error {
 	return db.submit(ctx, "session "+id, func(ctx context.Context, tx *wtx) error {
-		_, err := tx.Exec(ctx, `UPDATE sessions SET ended_at = NULL, stop_reason = '' WHERE id = ?`, id)
+		_, err := tx.exec(ctx, stReopenSession, id)
 		return err
 	})
 }
@@ -107,8 +103,7 @@ func (db *DB) UpdateInterventionReply(ctx context.Context, sessionID string, rou
 	reply = db.red.String(reply)
 	name := fmt.Sprintf("intervention reply, round %d", round)
 	return db.submit(ctx, name, func(ctx context.Context, tx *wtx) error {
-		_, err := tx.Exec(ctx, `UPDATE interventions SET reply = ?
-			WHERE session_id = ? AND round_seq = ? AND idx = ?`, reply, sessionID, round, index)
+		_, err := tx.exec(ctx, stInterventionReply, reply, sessionID, round, index)
 		return err
 	})
 }
@@ -131,6 +126,7 @@ func (db *DB) MarkUndone(ctx context.Context, ids []int64) error {
 func (db *DB) Prune(ctx context.Context, cutoff time.Time) (int, error) {
 	var n int64
 	err := db.submit(ctx, "prune", func(ctx context.Context, tx *wtx) error {
+		tx.dropCounters = true // the cached counters may name deleted sessions
 		res, err := tx.Exec(ctx, `DELETE FROM sessions WHERE started_at < ?`, nanos(cutoff))
 		if err != nil {
 			return err

@@ -99,9 +99,7 @@ func (p *preparedRound) insert(ctx context.Context, tx *wtx) error {
 
 func (p *preparedRound) insertRound(ctx context.Context, tx *wtx) error {
 	r := p.rec.Round
-	_, err := tx.Exec(ctx, `INSERT INTO rounds (session_id, seq, task_seq, request_messages,
-		request_tokens, first_token_ns, duration_ns, finish_reason, tokens_in, tokens_out, tokens_cached,
-		cost, retries, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := tx.exec(ctx, stInsertRound,
 		r.SessionID, r.Seq, r.TaskSeq, r.RequestMessages, r.RequestTokens, int64(r.FirstToken),
 		int64(r.Duration), r.FinishReason, r.TokensIn, r.TokensOut, r.TokensCached, r.Cost, r.Retries,
 		nanos(r.Started))
@@ -109,40 +107,37 @@ func (p *preparedRound) insertRound(ctx context.Context, tx *wtx) error {
 }
 
 // insertMessages appends after the session's last message. A history
-// reset starts a new epoch numbered by this round.
+// reset starts a new epoch numbered by this round. The session's last
+// seq and epoch come from the writer's cache (tx.counter); the first
+// write of a session in this process reads them from the database.
 func (p *preparedRound) insertMessages(ctx context.Context, tx *wtx) error {
 	if len(p.messages) == 0 {
 		return nil
 	}
 	sid := p.rec.Round.SessionID
-	var seq, epoch int
-	// Two queries, not one: SQLite answers a lone MAX from an index
-	// without scanning the session's messages.
-	err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?`, sid).Scan(&seq)
-	if err == nil {
-		err = tx.QueryRow(ctx, `SELECT COALESCE(MAX(epoch), 0) FROM messages WHERE session_id = ?`, sid).Scan(&epoch)
-	}
+	c, err := tx.counter(ctx, sid)
 	if err != nil {
 		return err
 	}
+	epoch := c.epoch
 	if p.rec.HistoryReset {
 		epoch = p.rec.Round.Seq
 	}
 	for _, m := range p.messages {
-		seq++
-		if _, err := tx.Exec(ctx, `INSERT INTO messages (session_id, seq, round_seq, epoch, json)
-			VALUES (?, ?, ?, ?, ?)`, sid, seq, p.rec.Round.Seq, epoch, m); err != nil {
+		c.seq++
+		if _, err := tx.exec(ctx, stInsertMessage, sid, c.seq, p.rec.Round.Seq, epoch, m); err != nil {
 			return err
 		}
 	}
+	// What MAX(seq) and MAX(epoch) now answer.
+	c.epoch = max(c.epoch, epoch)
+	tx.setCounter(sid, c)
 	return nil
 }
 
 func (p *preparedRound) insertToolCalls(ctx context.Context, tx *wtx) error {
 	for i, tc := range p.rec.ToolCalls {
-		_, err := tx.Exec(ctx, `INSERT INTO tool_calls (session_id, round_seq, idx, call_id, name,
-			arguments, result, result_size, is_error, duration_ns, permission, decided_by)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err := tx.exec(ctx, stInsertToolCall,
 			p.rec.Round.SessionID, p.rec.Round.Seq, i, tc.CallID, tc.Name, tc.Arguments, tc.Result,
 			tc.ResultSize, tc.IsError, int64(tc.Duration), tc.Permission, tc.DecidedBy)
 		if err != nil {
@@ -154,8 +149,7 @@ func (p *preparedRound) insertToolCalls(ctx context.Context, tx *wtx) error {
 
 func (p *preparedRound) insertInterventions(ctx context.Context, tx *wtx) error {
 	for i, iv := range p.rec.Interventions {
-		_, err := tx.Exec(ctx, `INSERT INTO interventions (session_id, round_seq, idx, kind,
-			at_tool_call, figures_json, message, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err := tx.exec(ctx, stInsertIntervention,
 			p.rec.Round.SessionID, p.rec.Round.Seq, i, iv.Kind, iv.AtToolCall, string(iv.Figures),
 			iv.Message, iv.Reply)
 		if err != nil {
@@ -167,8 +161,7 @@ func (p *preparedRound) insertInterventions(ctx context.Context, tx *wtx) error 
 
 func (p *preparedRound) insertPlans(ctx context.Context, tx *wtx) error {
 	for _, ps := range p.rec.Plans {
-		_, err := tx.Exec(ctx, `INSERT INTO plan_snapshots (session_id, round_seq, attempt, status,
-			json, at) VALUES (?, ?, ?, ?, ?, ?)`,
+		_, err := tx.exec(ctx, stInsertPlan,
 			p.rec.Round.SessionID, p.rec.Round.Seq, ps.Attempt, ps.Status, string(ps.Plan), nanos(ps.At))
 		if err != nil {
 			return err
@@ -179,8 +172,7 @@ func (p *preparedRound) insertPlans(ctx context.Context, tx *wtx) error {
 
 func (p *preparedRound) insertTransitions(ctx context.Context, tx *wtx) error {
 	for _, st := range p.rec.Transitions {
-		_, err := tx.Exec(ctx, `INSERT INTO state_transitions (session_id, round_seq, from_state,
-			to_state, detail, at) VALUES (?, ?, ?, ?, ?, ?)`,
+		_, err := tx.exec(ctx, stInsertTransition,
 			p.rec.Round.SessionID, p.rec.Round.Seq, st.From, st.To, st.Detail, nanos(st.At))
 		if err != nil {
 			return err
@@ -195,8 +187,7 @@ func (p *preparedRound) insertFileChanges(ctx context.Context, tx *wtx) error {
 		if task == 0 {
 			task = p.rec.Round.TaskSeq
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO file_changes (session_id, round_seq, task_seq,
-			tool_call_id, path, existed, before, after, mode) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err := tx.exec(ctx, stInsertFileChange,
 			p.rec.Round.SessionID, p.rec.Round.Seq, task, fc.ToolCallID, fc.Path, fc.Existed,
 			fc.Before, fc.After, int64(fc.Mode))
 		if err != nil {
@@ -210,8 +201,7 @@ func (p *preparedRound) insertBodies(ctx context.Context, tx *wtx) error {
 	if !p.bodies || (len(p.rec.Request) == 0 && len(p.rec.Response) == 0) {
 		return nil
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO bodies (session_id, round_seq, request, response)
-		VALUES (?, ?, ?, ?)`, p.rec.Round.SessionID, p.rec.Round.Seq, p.rec.Request, p.rec.Response)
+	_, err := tx.exec(ctx, stInsertBody, p.rec.Round.SessionID, p.rec.Round.Seq, p.rec.Request, p.rec.Response)
 	return err
 }
 
@@ -219,9 +209,7 @@ func (p *preparedRound) insertBodies(ctx context.Context, tx *wtx) error {
 // ends (crash) still lists its figures.
 func (p *preparedRound) addTotals(ctx context.Context, tx *wtx) error {
 	r := p.rec.Round
-	_, err := tx.Exec(ctx, `UPDATE sessions SET rounds = rounds + 1, tool_calls = tool_calls + ?,
-		tokens_in = tokens_in + ?, tokens_out = tokens_out + ?, tokens_cached = tokens_cached + ?,
-		cost = cost + ? WHERE id = ?`,
+	_, err := tx.exec(ctx, stAddTotals,
 		len(p.rec.ToolCalls), r.TokensIn, r.TokensOut, r.TokensCached, r.Cost, r.SessionID)
 	return err
 }

@@ -60,6 +60,18 @@ type writer struct {
 	pending  []op
 	npending atomic.Int64
 	reported bool // the current outage was reported
+
+	// stmts are the fixed statements prepared on db (nil until warm has
+	// run on this connection); they go with the connection.
+	stmts    []*sql.Stmt
+	prepared bool // warm ran on this connection, successfully or not
+	// counters caches each session's message counter, valid while
+	// PRAGMA data_version stays at dataVersion (no other connection
+	// committed). Dropped with the connection.
+	counters     map[string]msgCounter
+	dataVersion  int64
+	versionKnown bool
+	commits      int // since the last checkpoint by idle
 }
 
 func newWriter(path string, busy time.Duration) (*writer, error) {
@@ -96,6 +108,60 @@ func (w *writer) loop() {
 		err := w.flush()
 		w.npending.Store(int64(len(w.pending)))
 		req.reply <- err
+		if req.op != nil {
+			w.idle()
+		}
+	}
+}
+
+// checkpointEvery is how many commits the writer lets into the WAL before
+// it checkpoints in its idle time. A round adds 7 to 10 pages, so the WAL
+// is checkpointed near 600 pages, before SQLite's automatic checkpoint
+// (1,000 pages) would run inside a round's commit; rounds much larger
+// than usual still trigger that one, as before.
+const checkpointEvery = 64
+
+// idle does the writer's housekeeping after it has replied, off the
+// caller's path: it prepares the statements, and copies the WAL back
+// into the database (PASSIVE: it never waits for readers, and the
+// fsyncs of a checkpoint land here instead of in a round's commit).
+func (w *writer) idle() {
+	w.warm()
+	if w.commits >= checkpointEvery && w.db != nil && len(w.pending) == 0 {
+		w.commits = 0
+		// A failure is harmless: SQLite's own checkpoint still runs.
+		_, _ = w.db.ExecContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`)
+	}
+}
+
+// warm prepares the writer's statements once per connection, after a
+// reply, so the preparing costs the caller nothing (the first write
+// of a process, StartSession, runs its SQL as text). Statements must be
+// prepared outside any transaction: DB.Prepare needs the one connection.
+// A failure leaves the text path, which is correct, only slower.
+func (w *writer) warm() {
+	if w.prepared || w.db == nil || len(w.pending) > 0 {
+		return
+	}
+	w.prepared = true
+	ctx := context.Background()
+	stmts := make([]*sql.Stmt, numStmts)
+	for id, q := range stmtSQL {
+		s, err := w.db.PrepareContext(ctx, q)
+		if err != nil {
+			closeStmts(stmts)
+			return
+		}
+		stmts[id] = s
+	}
+	w.stmts = stmts
+}
+
+func closeStmts(stmts []*sql.Stmt) {
+	for _, s := range stmts {
+		if s != nil {
+			s.Close()
+		}
 	}
 }
 
@@ -157,16 +223,27 @@ func (w *writer) apply(o op) error {
 	if err != nil {
 		return err
 	}
-	if err := o.fn(ctx, &wtx{tx: tx}); err != nil {
+	t := &wtx{tx: tx, w: w}
+	if err := o.fn(ctx, t); err != nil {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	t.committed()
+	w.commits++
+	return nil
 }
 
 // reset drops the connection after a failure so the retry starts fresh
-// (a connection that saw SQLITE_READONLY stays read-only).
+// (a connection that saw SQLITE_READONLY stays read-only), with its
+// prepared statements and what the writer cached; warm prepares them
+// again on the next connection.
 func (w *writer) reset() {
+	closeStmts(w.stmts)
+	w.stmts, w.prepared = nil, false
+	w.counters, w.versionKnown = nil, false
 	if w.db != nil {
 		w.db.Close()
 		w.db = nil

@@ -5,21 +5,201 @@ import (
 	"database/sql"
 )
 
-// wtx is the write transaction an op runs in.
-//
-// Statements are not cached: a *sql.DB statement needs a second
-// connection to prepare while the transaction holds the writer's only
-// one, and prepare costs a small share of a round.
-type wtx struct {
-	tx *sql.Tx
+// stmtID names one of the writer's fixed statements.
+type stmtID int
+
+// The statements of the per-round write path (and the small per-task
+// ones). The writer prepares them once per connection, in its idle time
+// after the first write, so a round does not make SQLite parse its SQL
+// again; until then, and after a failure drops the connection, they run
+// as plain text.
+const (
+	stInsertRound stmtID = iota
+	stMaxSeq
+	stMaxEpoch
+	stDataVersion
+	stInsertMessage
+	stInsertToolCall
+	stInsertIntervention
+	stInsertPlan
+	stInsertTransition
+	stInsertFileChange
+	stInsertBody
+	stAddTotals
+	stInsertSession
+	stSetFirstPrompt
+	stEndSession
+	stEndTotals
+	stReopenSession
+	stInterventionReply
+	numStmts
+)
+
+var stmtSQL = [numStmts]string{
+	stInsertRound: `INSERT INTO rounds (session_id, seq, task_seq, request_messages,
+		request_tokens, first_token_ns, duration_ns, finish_reason, tokens_in, tokens_out, tokens_cached,
+		cost, retries, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	// Two queries, not one: SQLite answers a lone MAX from an index
+	// without scanning the session's messages.
+	stMaxSeq:      `SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?`,
+	stMaxEpoch:    `SELECT COALESCE(MAX(epoch), 0) FROM messages WHERE session_id = ?`,
+	stDataVersion: `PRAGMA data_version`,
+	stInsertMessage: `INSERT INTO messages (session_id, seq, round_seq, epoch, json)
+		VALUES (?, ?, ?, ?, ?)`,
+	stInsertToolCall: `INSERT INTO tool_calls (session_id, round_seq, idx, call_id, name,
+		arguments, result, result_size, is_error, duration_ns, permission, decided_by)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	stInsertIntervention: `INSERT INTO interventions (session_id, round_seq, idx, kind,
+		at_tool_call, figures_json, message, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+	stInsertPlan: `INSERT INTO plan_snapshots (session_id, round_seq, attempt, status,
+		json, at) VALUES (?, ?, ?, ?, ?, ?)`,
+	stInsertTransition: `INSERT INTO state_transitions (session_id, round_seq, from_state,
+		to_state, detail, at) VALUES (?, ?, ?, ?, ?, ?)`,
+	stInsertFileChange: `INSERT INTO file_changes (session_id, round_seq, task_seq,
+		tool_call_id, path, existed, before, after, mode) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	stInsertBody: `INSERT INTO bodies (session_id, round_seq, request, response)
+		VALUES (?, ?, ?, ?)`,
+	stAddTotals: `UPDATE sessions SET rounds = rounds + 1, tool_calls = tool_calls + ?,
+		tokens_in = tokens_in + ?, tokens_out = tokens_out + ?, tokens_cached = tokens_cached + ?,
+		cost = cost + ? WHERE id = ?`,
+	stInsertSession: `INSERT INTO sessions
+			(id, project_root, cwd, git_branch, provider, model, config_json, first_prompt, started_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	stSetFirstPrompt: `UPDATE sessions SET first_prompt = ? WHERE id = ? AND first_prompt = ''`,
+	stEndSession:     `UPDATE sessions SET ended_at = ?, stop_reason = ? WHERE id = ?`,
+	stEndTotals: `UPDATE sessions SET rounds = ?, tool_calls = ?, tokens_in = ?,
+			tokens_out = ?, tokens_cached = ?, cost = ? WHERE id = ?`,
+	stReopenSession: `UPDATE sessions SET ended_at = NULL, stop_reason = '' WHERE id = ?`,
+	stInterventionReply: `UPDATE interventions SET reply = ?
+			WHERE session_id = ? AND round_seq = ? AND idx = ?`,
 }
 
-// Exec runs a statement in the transaction.
+// wtx is the write transaction an op runs in.
+//
+// The writer's statements are prepared on its *sql.DB between
+// transactions, never inside one: with one connection, DB.Prepare waits
+// for the connection a transaction holds, forever. tx.StmtContext then
+// finds the statement already prepared on that connection and reuses it.
+// (A statement prepared on a *sql.Conn would not help: Tx.StmtContext
+// prepares such a statement anew on every call.)
+type wtx struct {
+	tx    *sql.Tx
+	w     *writer
+	bound [numStmts]*sql.Stmt // the writer's statements bound to tx
+	// dataVersion is PRAGMA data_version read in this transaction;
+	// checked says it was read.
+	dataVersion int64
+	checked     bool
+	// next is the message counter of session nextSID this transaction
+	// leaves, published to the writer once it commits.
+	nextSID string
+	next    msgCounter
+	// dropCounters forgets every cached counter once it commits.
+	dropCounters bool
+}
+
+// stmt returns statement id bound to the transaction, or nil when the
+// writer has not prepared it on this connection.
+func (t *wtx) stmt(ctx context.Context, id stmtID) *sql.Stmt {
+	if s := t.bound[id]; s != nil {
+		return s
+	}
+	if t.w == nil || t.w.stmts == nil {
+		return nil
+	}
+	s := t.tx.StmtContext(ctx, t.w.stmts[id])
+	t.bound[id] = s
+	return s
+}
+
+// exec runs one of the writer's statements.
+func (t *wtx) exec(ctx context.Context, id stmtID, args ...any) (sql.Result, error) {
+	if s := t.stmt(ctx, id); s != nil {
+		return s.ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, stmtSQL[id], args...)
+}
+
+// queryRow runs one of the writer's one-row queries.
+func (t *wtx) queryRow(ctx context.Context, id stmtID, args ...any) *sql.Row {
+	if s := t.stmt(ctx, id); s != nil {
+		return s.QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, stmtSQL[id], args...)
+}
+
+// Exec runs a statement that is not one of the writer's (rare writes).
 func (t *wtx) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	return t.tx.ExecContext(ctx, q, args...)
 }
 
-// QueryRow runs a one-row query in the transaction.
-func (t *wtx) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return t.tx.QueryRowContext(ctx, q, args...)
+// counter returns a session's message counter: the writer's cached one
+// when no other connection has committed since the writer last looked,
+// else the database's, read once. The transaction holds the write lock
+// (BEGIN IMMEDIATE), so nothing else can commit until it ends.
+//
+// data_version is per connection: the writer drops its cache whenever it
+// drops its connection (reset). database/sql could also swap the
+// connection silently after an interrupted query, but the writer never
+// passes a cancellable context to the driver, so that does not happen.
+func (t *wtx) counter(ctx context.Context, sid string) (msgCounter, error) {
+	if t.nextSID == sid {
+		return t.next, nil
+	}
+	if t.w != nil {
+		if !t.checked {
+			if err := t.queryRow(ctx, stDataVersion).Scan(&t.dataVersion); err != nil {
+				return msgCounter{}, err
+			}
+			t.checked = true
+			if !t.w.versionKnown || t.dataVersion != t.w.dataVersion {
+				// Another connection (another keel, keel log prune)
+				// committed: any cached counter may be stale.
+				t.w.counters = nil
+			}
+		}
+		if c, ok := t.w.counters[sid]; ok {
+			return c, nil
+		}
+	}
+	var c msgCounter
+	err := t.queryRow(ctx, stMaxSeq, sid).Scan(&c.seq)
+	if err == nil {
+		err = t.queryRow(ctx, stMaxEpoch, sid).Scan(&c.epoch)
+	}
+	return c, err
+}
+
+// setCounter records a session's counter, for the writer once the
+// transaction commits.
+func (t *wtx) setCounter(sid string, c msgCounter) {
+	t.nextSID, t.next = sid, c
+}
+
+// committed publishes what the transaction learnt to the writer.
+func (t *wtx) committed() {
+	w := t.w
+	if w == nil {
+		return
+	}
+	if t.checked {
+		w.dataVersion, w.versionKnown = t.dataVersion, true
+	}
+	if t.dropCounters {
+		w.counters = nil
+		return
+	}
+	if t.nextSID == "" {
+		return
+	}
+	if w.counters == nil {
+		w.counters = map[string]msgCounter{}
+	}
+	w.counters[t.nextSID] = t.next
+}
+
+// msgCounter is what a session's next messages need: the highest message
+// seq and the highest epoch stored.
+type msgCounter struct {
+	seq, epoch int
 }
