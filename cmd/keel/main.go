@@ -24,6 +24,10 @@ func main() {
 // run is main without the process: it parses args, runs the command, and
 // maps the outcome to an exit code in one place (see exitcode.go).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if path := os.Getenv("KEEL_CPUPROFILE"); path != "" {
+		stop := startCPUProfile(path, stderr)
+		defer stop()
+	}
 	app := newApp(stdin, stdout, stderr)
 	root := app.rootCommand()
 	root.SetArgs(args)

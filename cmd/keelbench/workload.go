@@ -136,5 +136,6 @@ func (d Dirs) env(baseURL string) []string {
 		"OPENAI_BASE_URL=" + baseURL,
 		"OPENAI_API_KEY=sk-keelbench-not-a-secret",
 		"TERM=xterm-256color",
+		"KEEL_CPUPROFILE=" + os.Getenv("KEEL_CPUPROFILE"), // profile keel itself when set
 	}
 }
