@@ -25,4 +25,3 @@ func startCPUProfile(path string, stderr io.Writer) (stop func()) {
 		f.Close()
 	}
 }
-
