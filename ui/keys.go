@@ -29,6 +29,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.showHelp:
 		m.showHelp = false // any key closes the help
 		return nil
+	case m.session == nil && msg.String() == "d":
+		m.demoAsked = true // the welcome screen offers the demo
+		return tea.Quit
 	}
 	if cmd, ok := m.screenKey(msg); ok {
 		return cmd

@@ -272,3 +272,19 @@ func TestSelectingScrollsIntoView(t *testing.T) {
 		t.Fatal("selecting the newest scrolls back")
 	}
 }
+
+func TestWelcomeScreenOffersTheDemo(t *testing.T) {
+	m := New(Options{Bridge: NewBridge(), Width: 80, Height: 24})
+	if !strings.Contains(plain(m), "press d") {
+		t.Fatalf("welcome screen does not offer the demo:\n%s", plain(m))
+	}
+	send(m, press("d"))
+	if !m.DemoRequested() {
+		t.Error("d on the welcome screen did not ask for the demo")
+	}
+	m2 := newTestModel(t, 80, 24)
+	send(m2, press("d"))
+	if m2.DemoRequested() {
+		t.Error("d with a session must type, not start the demo")
+	}
+}

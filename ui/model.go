@@ -38,6 +38,7 @@ type Model struct {
 	quitArmed     bool     // ctrl+c was pressed once
 	completions   []string // shown under the input after Tab
 	resumeID      string
+	demoAsked     bool      // the welcome screen's d: Run returns ErrDemoRequested
 	gen           int       // drain generation, bumped when the session is replaced
 	retryAt       time.Time // when a rate-limited request is retried
 	ruleW         int       // width the rule above the input was drawn for
@@ -74,6 +75,9 @@ func New(opts Options) *Model {
 		cards:   map[int]*entry{},
 	}
 	m.help.Styles = st.Help
+	if opts.Demo {
+		m.input.ta.placeholder = "Type anything and press Enter: the demo model fixes a failing test in about a minute"
+	}
 	m.status = statusBar{provider: opts.ProviderLabel, model: opts.Model, demo: opts.Demo,
 		window: opts.ContextWindow, cadence: opts.Cadence}
 	m.plan.ctxWindow = opts.ContextWindow
@@ -94,6 +98,9 @@ func (m *Model) Init() tea.Cmd {
 
 // ResumeRequested is the session the user asked to resume ("" if none).
 func (m *Model) ResumeRequested() string { return m.resumeID }
+
+// DemoRequested reports whether the user chose the demo on the welcome screen.
+func (m *Model) DemoRequested() bool { return m.demoAsked }
 
 // Update routes a message to the part of the UI that owns it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

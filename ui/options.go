@@ -2,6 +2,7 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"errors"
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
@@ -58,6 +59,10 @@ type SessionMsg struct {
 
 // ModelChangedMsg updates the model name the status bar shows.
 type ModelChangedMsg struct{ Model string }
+
+// ErrDemoRequested is returned by Run when the user chose the demo on the
+// welcome screen; cmd/keel starts it.
+var ErrDemoRequested = errors.New("the demo was requested")
 
 // ResumeRequest is returned by Run when the user asked to resume a logged
 // session and Options.Resume is nil: cmd/keel resumes it and runs the UI

@@ -32,5 +32,8 @@ func Run(ctx context.Context, opts Options) error {
 	if err == nil && m.resumeID != "" {
 		return &ResumeRequest{SessionID: m.resumeID}
 	}
+	if err == nil && m.demoAsked {
+		return ErrDemoRequested
+	}
 	return err
 }

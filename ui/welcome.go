@@ -32,7 +32,7 @@ func (m *Model) welcomeView() string {
 		lines = append(append(lines, body...), "")
 	}
 	add(st.Bold, "Or look around first:")
-	body := wrapStyled(st.Accent, "keel --demo   a scripted model (no LLM, no key) shows everything keel does in a minute", w-3)
+	body := wrapStyled(st.Accent, "press d (or run keel --demo): a scripted model, no LLM and no key, shows everything keel does in a minute", w-3)
 	indent(body, "   ")
 	lines = append(append(lines, body...), "")
 	add(st.Dim, "ctrl+c twice quits · ctrl+l browses past sessions")

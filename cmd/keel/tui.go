@@ -18,6 +18,9 @@ func (a *app) runTUI(cmd *cobra.Command, cfg *config.Config) error {
 	ctx := cmd.Context()
 	for {
 		err := a.runTUIOnce(ctx, cfg)
+		if errors.Is(err, ui.ErrDemoRequested) {
+			return a.runDemo(cmd, cfg)
+		}
 		var rr *ui.ResumeRequest
 		if !errors.As(err, &rr) {
 			return err
