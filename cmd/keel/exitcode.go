@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/keel-dev/keel/agent/datalog"
 )
 
 // Exit codes, documented in `keel --help` and the README.
@@ -54,8 +56,9 @@ func (a *app) exitCode(err error) int {
 		return ee.code
 	}
 	a.printErr(err)
-	if isCobraUsage(err) {
-		return exitUsage
+	var ambiguous *datalog.AmbiguousIDError
+	if isCobraUsage(err) || errors.Is(err, datalog.ErrNotFound) || errors.As(err, &ambiguous) {
+		return exitUsage // a session id or flag the user got wrong
 	}
 	return exitFailed
 }

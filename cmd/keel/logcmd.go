@@ -69,8 +69,11 @@ func (a *app) undoCommand() *cobra.Command {
 func undoLastTask(ctx context.Context, db *datalog.DB, root, id string) (string, error) {
 	if id == "" {
 		s, err := db.LatestSession(ctx, root)
+		if errors.Is(err, datalog.ErrNotFound) {
+			return "", fmt.Errorf("there is no session in %s to undo", root)
+		}
 		if err != nil {
-			return "", fmt.Errorf("no session to undo in %s: %w", root, err)
+			return "", err
 		}
 		id = s.ID
 	} else if full, err := db.ResolveID(ctx, id); err == nil {

@@ -112,8 +112,11 @@ func (a *app) resumeTarget(ctx context.Context, db *datalog.DB, root string) (st
 			return "", usageError(errors.New("--continue needs the datalog, which could not be opened"))
 		}
 		s, err := db.LatestSession(ctx, root)
+		if errors.Is(err, datalog.ErrNotFound) {
+			return "", usageError(fmt.Errorf("there is no earlier session in %s to continue; start one with keel, or list sessions with keel log", root))
+		}
 		if err != nil {
-			return "", usageError(fmt.Errorf("no earlier session to continue in %s: %w", root, err))
+			return "", usageError(err)
 		}
 		return s.ID, nil
 	}
