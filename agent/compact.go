@@ -41,7 +41,7 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) (stop, bool) {
 	}
 	kept := append([]llm.Message{{Role: llm.RoleUser, Content: t.compactedPreamble(summary)}}, hist[cut:]...)
 	s.mu.Lock()
-	s.history = kept
+	s.history, s.histBytes = kept, historyBytes(kept)
 	s.mu.Unlock()
 	t.compacted = true
 	t.lastPrompt, t.estAtLast = 0, 0 // sizes of the old history no longer apply

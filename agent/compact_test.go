@@ -143,3 +143,17 @@ func TestCompactCanBeCancelled(t *testing.T) {
 		t.Error("the session still counts as running")
 	}
 }
+
+func TestEstimateKeepsUpWithTheHistory(t *testing.T) {
+	s, _ := newSession(t, llmtest.Rounds(
+		llmtest.ToolRound(call("c1", "echo", `{"path":"a"}`)),
+		llmtest.TextRound("done"),
+	), nil)
+	if _, st := runTask(t, context.Background(), s, "go"); st.Reason != StopCompleted {
+		t.Fatal(st.Message)
+	}
+	want := (len(s.opts.SystemPrompt) + historyBytes(s.History())) / 4
+	if got := s.estimateTokens(); got != want || got == 0 {
+		t.Errorf("estimate %d, recomputed %d", got, want)
+	}
+}

@@ -26,6 +26,7 @@ func (s *Session) closeDanglingCalls() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.history = closeDangling(s.history, "cancelled: keel stopped before this tool call ran")
+	s.histBytes = historyBytes(s.history)
 }
 
 // retryDetail is the state line shown while waiting to retry, e.g.

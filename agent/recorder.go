@@ -170,17 +170,17 @@ func (r *Recorder) round(t *task, resp llm.Response, outs []outcome, fired []Int
 	}
 	r.flushStarted()
 	s := t.s
-	hist := s.History()
 	r.mu.Lock()
+	added, total := s.historySince(r.written) // only what this round added: no per-round copy of the whole history
 	rec := datalog.RoundRecord{
 		Round:        t.roundRow(resp, s.opts.Prices),
-		Messages:     hist[min(r.written, len(hist)):],
+		Messages:     added,
 		HistoryReset: r.reset,
 		Transitions:  r.transitions,
 		Plans:        r.plans,
 	}
 	r.transitions, r.plans, r.reset = nil, nil, false
-	r.written = len(hist)
+	r.written = total
 	for i, in := range fired {
 		r.interAt[in.Seq] = [2]int{rec.Round.Seq, i}
 	}

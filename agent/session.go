@@ -31,6 +31,7 @@ type Session struct {
 	cost      float64
 	interSeq  int
 	toolTotal int
+	histBytes int // the history's size as estimateTokens counts it, kept as it grows
 	// planEvents are failed plans waiting for the task to turn them into
 	// replanning messages (update_plan may run beside other read-only tools).
 	planEvents []planFailure
@@ -52,6 +53,7 @@ func New(opts Options) *Session {
 		taskSeq: opts.TaskSeq,
 	}
 	s.roundSeq = opts.RoundSeq
+	s.histBytes = historyBytes(s.history)
 	opts.Recorder.bind(func(text string) { s.out.send(Notice{Text: text}) })
 	return s
 }
@@ -155,7 +157,17 @@ func (s *Session) setState(to State, detail string) {
 func (s *Session) appendHistory(msgs ...llm.Message) {
 	s.mu.Lock()
 	s.history = append(s.history, msgs...)
+	s.histBytes += historyBytes(msgs)
 	s.mu.Unlock()
+}
+
+// historySince copies the history from index i on, and returns the
+// history's length.
+func (s *Session) historySince(i int) ([]llm.Message, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i = min(i, len(s.history))
+	return append([]llm.Message(nil), s.history[i:]...), len(s.history)
 }
 
 func (s *Session) snapshotHistory() []llm.Message {

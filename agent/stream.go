@@ -118,16 +118,21 @@ func (s *Session) requestMessages() []llm.Message {
 }
 
 // estimateTokens estimates the next request's prompt tokens at 4 bytes a
-// token over the system prompt and history.
+// token over the system prompt and history. The history's size is kept
+// as it grows, so this costs nothing per round.
 func (s *Session) estimateTokens() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n := len(s.opts.SystemPrompt)
-	for i := range s.history {
-		m := &s.history[i]
-		n += len(m.Content) + toolCallBytes(m.ToolCalls) + 8
+	return (len(s.opts.SystemPrompt) + s.histBytes) / 4
+}
+
+// historyBytes is the size of messages as estimateTokens counts it.
+func historyBytes(msgs []llm.Message) int {
+	n := 0
+	for i := range msgs {
+		n += len(msgs[i].Content) + toolCallBytes(msgs[i].ToolCalls) + 8
 	}
-	return n / 4
+	return n
 }
 
 // addUsage adds a response's usage to the session's totals and cost, and
