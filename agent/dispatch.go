@@ -178,10 +178,14 @@ func (s *Session) readOnly(name string) bool {
 	return false
 }
 
-// toolDefs describes the tools to the model.
-func (s *Session) toolDefs() []llm.ToolDef {
-	defs := make([]llm.ToolDef, 0, len(s.opts.Tools))
-	for _, t := range s.opts.Tools {
+// toolDefs describes the tools to the model; the set is fixed for a
+// session, so it is built once (in New).
+func (s *Session) toolDefs() []llm.ToolDef { return s.defs }
+
+// buildToolDefs describes tools to the model.
+func buildToolDefs(ts []tools.Tool) []llm.ToolDef {
+	defs := make([]llm.ToolDef, 0, len(ts))
+	for _, t := range ts {
 		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: t.Description(), Parameters: t.Schema()})
 	}
 	return defs

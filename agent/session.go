@@ -31,7 +31,8 @@ type Session struct {
 	cost      float64
 	interSeq  int
 	toolTotal int
-	histBytes int // the history's size as estimateTokens counts it, kept as it grows
+	histBytes int           // the history's size as estimateTokens counts it, kept as it grows
+	defs      []llm.ToolDef // the tools as the model sees them, built once
 	// planEvents are failed plans waiting for the task to turn them into
 	// replanning messages (update_plan may run beside other read-only tools).
 	planEvents []planFailure
@@ -54,6 +55,7 @@ func New(opts Options) *Session {
 	}
 	s.roundSeq = opts.RoundSeq
 	s.histBytes = historyBytes(s.history)
+	s.defs = buildToolDefs(opts.Tools)
 	opts.Recorder.bind(func(text string) { s.out.send(Notice{Text: text}) })
 	return s
 }

@@ -61,9 +61,11 @@ func marshal(v any) ([]byte, error) {
 // next request usually extends it, so only the new messages are encoded;
 // comparing the kept prefix is cheap because unchanged strings share memory.
 type encodeCache struct {
-	mu   sync.Mutex
-	msgs []Message
-	enc  [][]byte
+	mu    sync.Mutex
+	msgs  []Message
+	enc   [][]byte
+	tools []ToolDef       // the tool list last encoded
+	wire  json.RawMessage // its encoding; the same every round of a session
 }
 
 // messages returns the encodings of ms, reusing the longest cached prefix.
@@ -101,7 +103,7 @@ func sameWire(a, b *Message) bool {
 type requestTail struct {
 	Stream              bool            `json:"stream"`
 	StreamOptions       json.RawMessage `json:"stream_options"`
-	Tools               []wireTool      `json:"tools,omitempty"`
+	Tools               json.RawMessage `json:"tools,omitempty"`
 	MaxTokens           int             `json:"max_tokens,omitempty"`
 	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
 }
@@ -124,8 +126,8 @@ func (c *encodeCache) body(req Request, maxTokens, maxCompletionTokens int) ([]b
 	}
 	tail := requestTail{Stream: true, StreamOptions: json.RawMessage(`{"include_usage":true}`),
 		MaxTokens: maxTokens, MaxCompletionTokens: maxCompletionTokens}
-	for _, t := range req.Tools {
-		tail.Tools = append(tail.Tools, toWireTool(t))
+	if tail.Tools, err = c.toolsJSON(req.Tools); err != nil {
+		return nil, fmt.Errorf("encode tools: %w", err)
 	}
 	tb, err := marshal(tail)
 	if err != nil {
@@ -156,4 +158,39 @@ func toWireTool(t ToolDef) wireTool {
 		w.Function.Parameters = json.RawMessage(`{"type":"object","properties":{}}`)
 	}
 	return w
+}
+
+// toolsJSON encodes the tool list, reusing the last encoding when the
+// list is unchanged (it is the same every round of a session).
+func (c *encodeCache) toolsJSON(defs []ToolDef) (json.RawMessage, error) {
+	if len(defs) == 0 {
+		return nil, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sameTools(defs, c.tools) {
+		return c.wire, nil
+	}
+	wire := make([]wireTool, len(defs))
+	for i, t := range defs {
+		wire[i] = toWireTool(t)
+	}
+	enc, err := marshal(wire)
+	if err != nil {
+		return nil, err
+	}
+	c.tools, c.wire = append([]ToolDef(nil), defs...), enc
+	return enc, nil
+}
+
+func sameTools(a, b []ToolDef) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Description != b[i].Description || !bytes.Equal(a[i].Parameters, b[i].Parameters) {
+			return false
+		}
+	}
+	return true
 }

@@ -56,3 +56,32 @@ func TestEncodeCacheCopiesToolCalls(t *testing.T) {
 		t.Errorf("stale encoding after an in-place edit: %s", body)
 	}
 }
+
+func TestEncodeCacheReusesToolsOnlyWhileUnchanged(t *testing.T) {
+	var c encodeCache
+	msgs := []Message{{Role: RoleUser, Content: "a"}}
+	a := []ToolDef{{Name: "read_file", Description: "reads", Parameters: json.RawMessage(`{"type":"object"}`)}}
+	b := []ToolDef{{Name: "read_file", Description: "reads", Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)}}
+	for _, step := range []struct {
+		name  string
+		tools []ToolDef
+		want  string
+	}{
+		{"first", a, `"tools":[{"type":"function","function":{"name":"read_file","description":"reads","parameters":{"type":"object"}}}]`},
+		{"same again", a, `"parameters":{"type":"object"}}`},
+		{"schema changed", b, `"properties":{"path":{"type":"string"}}`},
+		{"none", nil, ""},
+	} {
+		body, err := c.body(Request{Model: "m", Messages: msgs, Tools: step.tools}, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, _ := (&encodeCache{}).body(Request{Model: "m", Messages: msgs, Tools: step.tools}, 0, 0)
+		if string(body) != string(fresh) || !strings.Contains(string(body), step.want) {
+			t.Errorf("%s: body %s\nfresh %s", step.name, body, fresh)
+		}
+		if step.tools == nil && strings.Contains(string(body), `"tools"`) {
+			t.Errorf("no tools still sent tools: %s", body)
+		}
+	}
+}
