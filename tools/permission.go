@@ -44,6 +44,7 @@ type Decision struct {
 type Grant struct {
 	Tool        string
 	Commands    []string // run_command: program or "program subcommand" prefixes
+	Writes      []string // run_command: files its redirections and output options may write (resolved)
 	Path        string   // a path outside the workspace: reads of it and below, or writes of exactly it
 	Description string   // for the dialog, e.g. "run_command: go test …"
 }

@@ -3,46 +3,263 @@ package tools
 import (
 	"fmt"
 	"strings"
+
+	"github.com/keel-dev/keel/tools/shell"
 )
 
-// harmless programs need no rule when they write no file: they only move
-// around or print.
-var harmless = map[string]bool{"cd": true, "pushd": true, "popd": true, "pwd": true, "true": true,
-	"false": true, ":": true, "echo": true, "printf": true, "test": true, "[": true, "exit": true}
-
-// commandAllowed allows a command when every part is covered by an allow
-// rule, a session grant, or is harmless; else it asks, offering a grant
-// for the parts not yet covered.
-func (p *Policy) commandAllowed(parts []shellPart, dir string) Decision {
-	grants := p.sessionGrants()
-	var missing []shellPart
-	for _, part := range parts {
-		if !p.partAllowed(part, grants) {
-			missing = append(missing, part)
+// decideCommand judges a command from its parsed form. Precedence: a
+// command bash could not parse asks; deny rules and writes into .git are
+// denied (and, with --yolo, writes outside the workspace); writes to
+// keel's own files or to paths keel cannot know ask, even with --yolo;
+// destructive commands ask unless --yolo; with --yolo the rest runs.
+// Otherwise anything keel cannot prove asks, and the command runs only
+// when every call is read-only or covered by a rule or session grant and
+// every file it writes is allowed.
+func (p *Policy) decideCommand(command, workdir string) Decision {
+	if strings.TrimSpace(command) == "" {
+		return deny("command is empty")
+	}
+	dir, err := p.ws.Resolve(workdir)
+	if err != nil {
+		return deny("cannot resolve workdir %q: %v", workdir, err)
+	}
+	script, err := shell.Analyse(command)
+	if err != nil {
+		return Decision{Verdict: Ask, Reason: "keel could not read this command: " + err.Error()}
+	}
+	c := newCommandCheck(p, script, dir)
+	for _, step := range []func() (Decision, bool){c.denied, c.alwaysAsks, c.destructive, c.yolo, c.unprovable, c.outside} {
+		if d, done := step(); done {
+			return d
 		}
 	}
-	outside := !p.ws.Inside(dir)
-	if len(missing) == 0 && !outside {
-		return Decision{Verdict: Allow}
-	}
-	d := Decision{Verdict: Ask, Reason: "runs " + describeParts(missing)}
-	if outside {
-		d.Reason = "runs outside the workspace, in " + dir
-		return d // no session grant for running elsewhere
-	}
-	d.Grant = commandGrant(missing)
-	return d
+	return c.coverage()
 }
 
-func (p *Policy) partAllowed(part shellPart, grants []Grant) bool {
-	if len(part.words) > 0 && harmless[part.words[0]] && len(part.redirects) == 0 {
-		return true
+// commandCheck is one command under judgement.
+type commandCheck struct {
+	p       *Policy
+	script  *shell.Script
+	workdir string
+	effects []shell.Effect // one per script.Calls
+	writes  []pathUse      // every file the command writes
+	reads   []pathUse      // every file it reads
+}
+
+// pathUse is a file a command writes or reads, resolved where possible.
+type pathUse struct {
+	abs      string // "" when unknown
+	word     shell.Word
+	flag     bool        // written because of a redirection or an output option: a command rule does not cover it
+	call     *shell.Call // nil for redirections
+	glob     bool
+	original string
+}
+
+func newCommandCheck(p *Policy, s *shell.Script, workdir string) *commandCheck {
+	c := &commandCheck{p: p, script: s, workdir: workdir}
+	for _, call := range s.Calls {
+		e := shell.Classify(call)
+		c.effects = append(c.effects, e)
+		c.addPaths(&c.writes, call.Dirs, e.Writes, false, call)
+		c.addPaths(&c.writes, call.Dirs, e.FlagWrites, true, call)
+		c.addPaths(&c.reads, call.Dirs, e.Reads, false, call)
 	}
-	if len(part.words) == 0 {
-		return false // a bare redirection truncates a file
+	for _, w := range s.Writes {
+		c.addPaths(&c.writes, w.Dirs, []shell.Word{w.Target}, true, nil)
 	}
+	for _, r := range s.Reads {
+		c.addPaths(&c.reads, r.Dirs, []shell.Word{r.Target}, true, nil)
+	}
+	return c
+}
+
+// addPaths resolves words against every directory they may be relative
+// to; /dev/null and the like are no files.
+func (c *commandCheck) addPaths(list *[]pathUse, dirs []string, words []shell.Word, flag bool, call *shell.Call) {
+	for _, w := range words {
+		if w.Known() && shell.SafeDevice(w.Value) {
+			continue
+		}
+		for _, d := range dirs {
+			abs, err := c.p.commandPath(c.workdir, d, w)
+			if err != nil {
+				abs = ""
+			}
+			*list = append(*list, pathUse{abs: abs, word: w, flag: flag, call: call, glob: w.Glob, original: w.Value})
+		}
+	}
+}
+
+// denied applies deny rules to every call, nested ones included, and
+// refuses writes into .git (and outside the workspace under --yolo).
+func (c *commandCheck) denied() (Decision, bool) {
+	for i, call := range c.script.Calls {
+		words := baseNamed(c.effects[i].Canonical)
+		for _, r := range c.p.deny {
+			if r.matchesCommand(words) || r.matchesCommand(baseNamed(call.Values())) {
+				return deny("denied by the rule %q: %s", r.raw, strings.Join(words, " ")), true
+			}
+		}
+	}
+	for _, w := range c.writes {
+		switch {
+		case w.abs != "" && InGitDir(w.abs), w.glob && globMayMatch(w.original, ".git"):
+			return deny("writes into .git are never allowed: %s", orWord(w)), true
+		case w.abs != "" && c.p.yolo && !c.p.ws.Inside(w.abs) && !inTempDir(w.abs):
+			return deny("--yolo does not allow writing outside the workspace: %s", w.abs), true
+		}
+	}
+	for _, r := range c.reads {
+		for _, rule := range c.p.deny {
+			if r.abs != "" && rule.matchesPath(NameReadFile, r.abs) {
+				return deny("denied by the rule %q: reads %s", rule.raw, c.p.ws.Rel(r.abs)), true
+			}
+		}
+	}
+	return Decision{}, false
+}
+
+// alwaysAsks: writes to keel's own files, and writes keel cannot locate,
+// ask even under --yolo.
+func (c *commandCheck) alwaysAsks() (Decision, bool) {
+	for _, w := range c.writes {
+		switch {
+		case w.abs != "" && Protected(w.abs), w.glob && (globMayMatch(w.original, ".keel") || globMayMatch(w.original, "AGENTS.md")):
+			return Decision{Verdict: Ask, Reason: "writes keel's own configuration or instructions: " + orWord(w)}, true
+		case w.abs == "":
+			return Decision{Verdict: Ask, Reason: "writes to a file keel cannot know before the command runs: " + w.original}, true
+		case !c.p.yolo && !c.p.ws.Inside(w.abs) && !c.writeAllowedOutside(w.abs):
+			return Decision{Verdict: Ask, Reason: "writes outside the workspace: " + w.abs}, true
+		}
+	}
+	return Decision{}, false
+}
+
+func (c *commandCheck) writeAllowedOutside(abs string) bool {
+	return c.p.exactlyAllowed(NameWriteFile, abs)
+}
+
+// destructive: commands that throw work away ask, never with a grant.
+func (c *commandCheck) destructive() (Decision, bool) {
+	for i, call := range c.script.Calls {
+		if why := c.effects[i].Destructive; why != "" {
+			d := Decision{Verdict: Ask, Destructive: true, Reason: "destructive: " + why + ": " + displayCall(call)}
+			if c.p.yolo {
+				d.Verdict, d.Reason = Allow, why
+			}
+			return d, true
+		}
+	}
+	if why := downloadsAndRuns(c.script); why != "" {
+		d := Decision{Verdict: Ask, Destructive: true, Reason: "destructive: " + why}
+		if c.p.yolo {
+			d.Verdict, d.Reason = Allow, why
+		}
+		return d, true
+	}
+	return Decision{}, false
+}
+
+func (c *commandCheck) yolo() (Decision, bool) {
+	return Decision{Verdict: Allow}, c.p.yolo
+}
+
+// unprovable: constructs keel cannot check, and calls no rule may cover,
+// ask without offering a session grant.
+func (c *commandCheck) unprovable() (Decision, bool) {
+	if len(c.script.Problems) > 0 {
+		return Decision{Verdict: Ask, Reason: "keel cannot check this command before it runs: " + c.script.Problems[0].String()}, true
+	}
+	for i, call := range c.script.Calls {
+		if b := c.effects[i].Blocker; b != "" {
+			return Decision{Verdict: Ask, Reason: fmt.Sprintf("no rule can allow %s: %s", displayCall(call), b)}, true
+		}
+	}
+	return Decision{}, false
+}
+
+// outside: running in, or reading from, outside the workspace asks.
+func (c *commandCheck) outside() (Decision, bool) {
+	for _, call := range c.script.Calls {
+		for _, d := range call.Dirs {
+			dir, err := c.p.commandDir(c.workdir, d)
+			switch {
+			case err != nil:
+				return Decision{Verdict: Ask, Reason: "runs in a directory keel cannot know before the command runs: " + call.Text}, true
+			case !c.p.ws.Inside(dir):
+				return Decision{Verdict: Ask, Reason: "runs outside the workspace, in " + dir}, true
+			}
+		}
+	}
+	for _, r := range c.reads {
+		if r.abs == "" {
+			return Decision{Verdict: Ask, Reason: "reads a path keel cannot know before the command runs: " + r.original}, true
+		}
+		if d := c.p.decideRead(NameReadFile, r.abs); d.Verdict != Allow {
+			return d, true
+		}
+	}
+	return Decision{}, false
+}
+
+// coverage allows the command when every call is read-only or covered by
+// a rule or grant, and every redirection or output file is allowed;
+// otherwise it asks, offering a grant of exactly what was missing.
+func (c *commandCheck) coverage() Decision {
+	grants := c.p.sessionGrants()
+	var missing [][]string
+	var texts, wrote []string
+	for i, call := range c.script.Calls {
+		e := c.effects[i]
+		if e.ReadOnly || c.p.commandCovered(e.Canonical, grants) {
+			if d, ask := c.p.gitConfigAsks(c.workdir, call, e); ask {
+				return d
+			}
+			continue
+		}
+		missing = append(missing, e.Canonical)
+		texts = append(texts, displayCall(call))
+	}
+	var writes []string
+	for _, w := range c.writes {
+		if !c.p.ws.Inside(w.abs) || c.p.writeCovered(w, grants) || !w.flag && w.call != nil && c.callCovered(w.call, grants) {
+			continue
+		}
+		if !contains(writes, w.abs) {
+			writes = append(writes, w.abs)
+			wrote = append(wrote, c.p.ws.Rel(w.abs))
+		}
+	}
+	if len(missing) == 0 && len(writes) == 0 {
+		return Decision{Verdict: Allow}
+	}
+	var reason []string
+	if len(texts) > 0 {
+		reason = append(reason, "runs "+strings.Join(texts, "; "))
+	}
+	if len(wrote) > 0 {
+		reason = append(reason, "writes "+strings.Join(wrote, ", "))
+	}
+	return Decision{Verdict: Ask, Reason: strings.Join(reason, " and "), Grant: commandGrant(missing, writes, c.p.ws)}
+}
+
+// callCovered reports a call's own writes (cp's destination) covered by
+// the rule or grant that covers the call.
+func (c *commandCheck) callCovered(call *shell.Call, grants []Grant) bool {
+	for i, cl := range c.script.Calls {
+		if cl == call {
+			return c.p.commandCovered(c.effects[i].Canonical, grants)
+		}
+	}
+	return false
+}
+
+// commandCovered reports an allow rule or session grant covering the
+// command's canonical words.
+func (p *Policy) commandCovered(words []string, grants []Grant) bool {
 	for _, r := range p.allow {
-		if r.matchesCommand(part) {
+		if r.matchesCommand(words) {
 			return true
 		}
 	}
@@ -50,8 +267,8 @@ func (p *Policy) partAllowed(part shellPart, grants []Grant) bool {
 		if g.Tool != NameRunCommand {
 			continue
 		}
-		for _, c := range g.Commands {
-			if coveredBy(part, c) {
+		for _, prefix := range g.Commands {
+			if coveredBy(words, prefix) {
 				return true
 			}
 		}
@@ -59,32 +276,102 @@ func (p *Policy) partAllowed(part shellPart, grants []Grant) bool {
 	return false
 }
 
-func describeParts(parts []shellPart) string {
-	texts := make([]string, 0, len(parts))
-	for _, p := range parts {
-		texts = append(texts, p.text())
+// writeCovered reports a write allowed like a write_file of that path, or
+// named by a session grant.
+func (p *Policy) writeCovered(w pathUse, grants []Grant) bool {
+	if p.allowedTool(NameWriteFile, w.abs) && !w.glob {
+		return true
 	}
-	return strings.Join(texts, "; ")
+	for _, g := range grants {
+		if g.Tool == NameRunCommand && contains(g.Writes, w.abs) {
+			return true
+		}
+	}
+	return false
 }
 
-// commandGrant offers the program-and-subcommand prefixes of parts.
-func commandGrant(parts []shellPart) Grant {
-	var cmds []string
-	seen := map[string]bool{}
-	for _, p := range parts {
-		c := grantPrefix(p)
-		if c == "" || seen[c] {
-			continue
+// commandGrant offers the program-and-subcommand prefixes of the calls
+// not covered and the exact files written.
+func commandGrant(missing [][]string, writes []string, ws *Workspace) Grant {
+	var cmds, desc []string
+	for _, words := range missing {
+		prefix := grantPrefix(words)
+		if prefix != "" && !contains(cmds, prefix) {
+			cmds = append(cmds, prefix)
+			desc = append(desc, prefix+" …")
 		}
-		seen[c] = true
-		cmds = append(cmds, c)
 	}
-	if len(cmds) == 0 {
+	for _, w := range writes {
+		desc = append(desc, "writing "+ws.Rel(w))
+	}
+	if len(desc) == 0 {
 		return Grant{}
 	}
-	desc := make([]string, len(cmds))
-	for i, c := range cmds {
-		desc[i] = c + " …"
+	return Grant{Tool: NameRunCommand, Commands: cmds, Writes: writes, Description: "run_command: " + strings.Join(desc, ", ")}
+}
+
+// baseNamed is words with the program as its base name, for deny rules:
+// /bin/rm is rm and so is ./rm.
+func baseNamed(words []string) []string {
+	if len(words) == 0 {
+		return words
 	}
-	return Grant{Tool: NameRunCommand, Commands: cmds, Description: fmt.Sprintf("run_command: %s", strings.Join(desc, ", "))}
+	out := append([]string(nil), words...)
+	out[0] = out[0][strings.LastIndexByte(out[0], '/')+1:]
+	return out
+}
+
+// downloadsAndRuns reports a download run by a shell: curl … | sh, and
+// anything fetched while a shell reads its script from input.
+func downloadsAndRuns(s *shell.Script) string {
+	fetch := false
+	for _, call := range s.Calls {
+		switch call.Program() {
+		case "curl", "wget":
+			fetch = true
+		}
+	}
+	if !fetch {
+		return ""
+	}
+	for _, pr := range s.Problems {
+		if strings.Contains(pr.What, "standard input") || strings.Contains(pr.What, "substitution") {
+			return "runs a downloaded script (curl | sh)"
+		}
+	}
+	return ""
+}
+
+func orWord(w pathUse) string {
+	if w.abs != "" {
+		return w.abs
+	}
+	return w.original
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// displayCall is a call as the user reads it in a question: its words as
+// bash will pass them, quoted where needed.
+func displayCall(c *shell.Call) string {
+	out := make([]string, len(c.Args))
+	for i, w := range c.Args {
+		out[i] = quoteWord(w.Value)
+	}
+	return strings.Join(out, " ")
+}
+
+// quoteWord single-quotes a word that holds anything but plain characters.
+func quoteWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-*?~{}^") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -52,6 +52,9 @@ func (p *Policy) decideWrite(tool, path string) Decision {
 			return deny("denied by the rule %q", r.raw)
 		}
 	}
+	if Protected(abs) {
+		return Decision{Verdict: Ask, Reason: fmt.Sprintf("%s changes keel's own configuration or instructions: %s", tool, p.ws.Rel(abs))}
+	}
 	if !p.ws.Inside(abs) {
 		if p.exactlyAllowed(tool, abs) {
 			return Decision{Verdict: Allow}
@@ -93,95 +96,7 @@ func (p *Policy) allowedTool(tool, abs string) bool {
 	return false
 }
 
-// decideCommand splits the command and requires every part to be allowed.
-func (p *Policy) decideCommand(command, workdir string) Decision {
-	if strings.TrimSpace(command) == "" {
-		return deny("command is empty")
-	}
-	dir, err := p.ws.Resolve(workdir)
-	if err != nil {
-		return deny("cannot resolve workdir %q: %v", workdir, err)
-	}
-	parts, err := splitCommand(command)
-	if err != nil {
-		if p.yolo {
-			return Decision{Verdict: Allow}
-		}
-		return Decision{Verdict: Ask, Reason: "keel could not split this command into parts (" + err.Error() + "); approve it as a whole"}
-	}
-	if d, stop := p.commandDenied(parts, dir); stop {
-		return d
-	}
-	if why := p.commandDestructive(parts, dir); why != "" {
-		if p.yolo {
-			return Decision{Verdict: Allow, Destructive: true, Reason: why}
-		}
-		return Decision{Verdict: Ask, Destructive: true, Reason: "destructive: " + why}
-	}
-	if p.yolo {
-		return Decision{Verdict: Allow}
-	}
-	return p.commandAllowed(parts, dir)
-}
-
-// commandDenied applies deny rules and the .git and yolo-outside limits
-// to every part's words and redirections.
-func (p *Policy) commandDenied(parts []shellPart, dir string) (Decision, bool) {
-	for _, part := range parts {
-		for _, r := range p.deny {
-			if r.matchesCommand(part) {
-				return deny("denied by the rule %q: %s", r.raw, part.text()), true
-			}
-		}
-		for _, t := range part.redirects {
-			abs, special := p.redirectTarget(t, dir)
-			switch {
-			case special:
-			case InGitDir(abs):
-				return deny("writes into .git are never allowed: %s", abs), true
-			case p.yolo && !p.ws.Inside(abs) && !inTempDir(abs):
-				return deny("--yolo does not allow writing outside the workspace: %s", abs), true
-			}
-		}
-	}
-	return Decision{}, false
-}
-
-// redirectTarget resolves a redirection target against the command's
-// directory; special is true for /dev/* and unexpandable targets.
-func (p *Policy) redirectTarget(t, dir string) (abs string, special bool) {
-	if strings.HasPrefix(t, "/dev/") || strings.ContainsAny(t, "$`*?") {
-		return "", true
-	}
-	if !filepath.IsAbs(t) && !strings.HasPrefix(t, "~") {
-		t = filepath.Join(dir, t)
-	}
-	abs, err := p.ws.Resolve(t)
-	if err != nil {
-		return "", true
-	}
-	return abs, false
-}
-
 func inTempDir(abs string) bool {
 	tmp, err := filepath.EvalSymlinks(os.TempDir())
 	return err == nil && strings.HasPrefix(abs, tmp+string(filepath.Separator))
-}
-
-func (p *Policy) commandDestructive(parts []shellPart, dir string) string {
-	if pipesToShell(parts) {
-		return "runs a downloaded script (curl | sh)"
-	}
-	for _, part := range parts {
-		if why := destructiveReason(part); why != "" {
-			return why + ": " + part.text()
-		}
-		for _, t := range part.redirects {
-			abs, special := p.redirectTarget(t, dir)
-			if _, err := os.Stat(abs); !special && err == nil && !p.ws.Inside(abs) {
-				return "overwrites a file outside the workspace: " + abs
-			}
-		}
-	}
-	return ""
 }

@@ -3,7 +3,6 @@ package tools
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -14,24 +13,28 @@ import (
 type rule struct {
 	raw     string
 	tool    string
-	pattern string         // "" matches every call of tool
-	cmd     *regexp.Regexp // run_command patterns
-	path    string         // file tools: resolved path glob
+	pattern string   // "" matches every call of tool
+	words   []string // run_command: the pattern's words, each a glob; a last "*" matches any rest
+	path    string   // file tools: resolved path glob
 }
 
-// parseRule reads "tool" or "tool:pattern".
+// parseRule reads "tool" or "tool:pattern". "tool:" with nothing after
+// the colon is an error: it reads as narrow but would match everything.
 func parseRule(ws *Workspace, s string) (rule, error) {
-	tool, pattern, _ := strings.Cut(strings.TrimSpace(s), ":")
+	tool, pattern, hasColon := strings.Cut(strings.TrimSpace(s), ":")
 	tool, pattern = strings.TrimSpace(tool), strings.TrimSpace(pattern)
 	if _, ok := ClassOf(tool); !ok {
 		return rule{}, fmt.Errorf("permission rule %q: unknown tool %q", s, tool)
+	}
+	if hasColon && pattern == "" {
+		return rule{}, fmt.Errorf("permission rule %q: the pattern after the colon is empty (write %q to mean every call)", s, tool)
 	}
 	r := rule{raw: s, tool: tool, pattern: pattern}
 	if pattern == "" {
 		return r, nil
 	}
 	if tool == NameRunCommand {
-		r.cmd = commandPattern(pattern)
+		r.words = strings.Fields(pattern)
 		return r, nil
 	}
 	abs, err := ws.Resolve(pattern)
@@ -43,21 +46,6 @@ func parseRule(ws *Workspace, s string) (rule, error) {
 	}
 	r.path = abs
 	return r, nil
-}
-
-// commandPattern compiles "go test *": * matches anything, and a trailing
-// " *" also matches no arguments at all ("go test").
-func commandPattern(p string) *regexp.Regexp {
-	p = strings.Join(strings.Fields(p), " ")
-	tail := ""
-	if strings.HasSuffix(p, " *") {
-		p, tail = strings.TrimSuffix(p, " *"), "(?: .*)?"
-	}
-	pieces := strings.Split(p, "*")
-	for i, piece := range pieces {
-		pieces[i] = regexp.QuoteMeta(piece)
-	}
-	return regexp.MustCompile("^" + strings.Join(pieces, ".*") + tail + "$")
 }
 
 // matchesPath reports whether a file-tool rule covers the resolved path.
@@ -78,15 +66,51 @@ func (r rule) exactPath(tool, abs string) bool {
 	return r.tool == tool && r.pattern != "" && r.path == abs
 }
 
-// matchesCommand reports whether a run_command rule covers one part.
-func (r rule) matchesCommand(p shellPart) bool {
+// matchesCommand reports whether a run_command rule covers a command
+// given as its canonical words (program base name, git's global options
+// off): each pattern word matches one word (* within it matches any
+// characters), and a last "*" matches any number of words, none included.
+func (r rule) matchesCommand(words []string) bool {
 	if r.tool != NameRunCommand {
 		return false
 	}
-	if r.cmd == nil {
+	if r.words == nil {
 		return true
 	}
-	return r.cmd.MatchString(p.text()) || r.cmd.MatchString(strings.Join(unwrap(p.words), " "))
+	return matchWords(r.words, words)
+}
+
+func matchWords(pattern, words []string) bool {
+	for i, p := range pattern {
+		if p == "*" && i == len(pattern)-1 {
+			return true
+		}
+		if i >= len(words) {
+			return false
+		}
+		if !wildMatch(p, words[i]) {
+			return false
+		}
+	}
+	return len(words) == len(pattern)
+}
+
+// wildMatch matches s against p, where * stands for any characters.
+func wildMatch(p, s string) bool {
+	star := strings.IndexByte(p, '*')
+	if star < 0 {
+		return p == s
+	}
+	if !strings.HasPrefix(s, p[:star]) {
+		return false
+	}
+	s, p = s[star:], p[star+1:]
+	for i := 0; i <= len(s); i++ {
+		if wildMatch(p, s[i:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // subcommandPrograms have subcommands, so a session grant covers
@@ -99,41 +123,27 @@ var subcommandPrograms = map[string]bool{
 	"python": true, "python3": true, "just": true, "task": true, "mix": true, "swift": true,
 }
 
-// grantPrefix is what "allow for this session" covers for a part: its
+// grantPrefix is what "allow for this session" covers for a command: its
 // program, plus its subcommand for programs that have them.
-func grantPrefix(p shellPart) string {
-	w := unwrap(p.words)
-	if len(w) == 0 {
+func grantPrefix(words []string) string {
+	if len(words) == 0 {
 		return ""
 	}
-	prog := filepath.Base(w[0])
-	if prog == "git" {
-		if sub, _ := gitSubcommand(w[1:]); sub != "" {
-			return "git " + sub
-		}
+	if subcommandPrograms[words[0]] && len(words) > 1 && !strings.HasPrefix(words[1], "-") {
+		return words[0] + " " + words[1]
 	}
-	if subcommandPrograms[prog] && len(w) > 1 && !strings.HasPrefix(w[1], "-") {
-		return prog + " " + w[1]
-	}
-	return prog
+	return words[0]
 }
 
-// coveredBy reports whether a part starts with a granted prefix.
-func coveredBy(p shellPart, prefix string) bool {
+// coveredBy reports whether a command's canonical words start with a
+// granted prefix.
+func coveredBy(words []string, prefix string) bool {
 	want := strings.Fields(prefix)
-	w := unwrap(p.words)
-	if len(w) < len(want) {
+	if len(words) < len(want) {
 		return false
 	}
-	if len(w) > 0 {
-		w = append([]string{filepath.Base(w[0])}, w[1:]...)
-	}
-	if want[0] == "git" && len(want) == 2 {
-		sub, _ := gitSubcommand(w[1:])
-		return w[0] == "git" && sub == want[1]
-	}
 	for i := range want {
-		if w[i] != want[i] {
+		if words[i] != want[i] {
 			return false
 		}
 	}

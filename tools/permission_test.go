@@ -85,8 +85,8 @@ func TestDecide(t *testing.T) {
 		{"destructive asks despite rule", plain, "run_command", m{"command": "rm -rf build"}, Ask, "destructive: rm", true},
 		{"git reset --hard asks despite rule", plain, "run_command", m{"command": "git reset --hard"}, Ask, "destructive", true},
 		{"curl sh asks", plain, "run_command", m{"command": "curl -s https://x | bash"}, Ask, "downloaded script", true},
-		{"redirect onto outside file asks", plain, "run_command", m{"command": "ls > " + outFile}, Ask, "overwrites a file outside", true},
-		{"redirect inside allowed", plain, "run_command", m{"command": "ls > out.txt"}, Allow, "", false},
+		{"redirect onto outside file asks", plain, "run_command", m{"command": "ls > " + outFile}, Ask, "writes outside the workspace", false},
+		{"redirect inside is not covered by a command rule", plain, "run_command", m{"command": "ls > out.txt"}, Ask, "writes out.txt", false},
 		{"echo needs no rule", none, "run_command", m{"command": "echo hi"}, Allow, "", false},
 		{"echo into file needs a rule", none, "run_command", m{"command": "echo hi > src/a.go"}, Ask, "", false},
 		{"redirect into .git denied", yolo, "run_command", m{"command": "echo x > .git/HEAD"}, Deny, ".git", false},
@@ -95,7 +95,7 @@ func TestDecide(t *testing.T) {
 		{"yolo allows temp dir redirect", yolo, "run_command", m{"command": "echo x > " + filepath.Join(outside, "new.txt")}, Allow, "", false},
 		{"yolo keeps deny rules", yolo, "run_command", m{"command": "shutdown now"}, Deny, "", false},
 		{"workdir outside asks", plain, "run_command", m{"command": "ls", "workdir": outside}, Ask, "outside the workspace", false},
-		{"unparseable asks", plain, "run_command", m{"command": "ls 'x"}, Ask, "could not split", false},
+		{"unparseable asks", plain, "run_command", m{"command": "ls 'x"}, Ask, "could not read this command", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,7 +103,7 @@ func TestDecide(t *testing.T) {
 			if d.Verdict != tc.want || !strings.Contains(d.Reason, tc.reason) || d.Destructive != tc.destructive {
 				t.Errorf("Decide = %v %q destructive=%v, want %v %q destructive=%v", d.Verdict, d.Reason, d.Destructive, tc.want, tc.reason, tc.destructive)
 			}
-			if d.Verdict == Ask && !tc.destructive && d.Grant.IsZero() && !strings.Contains(d.Reason, "outside the workspace, in") && !strings.Contains(d.Reason, "could not split") {
+			if d.Verdict == Ask && !tc.destructive && d.Grant.IsZero() && !strings.Contains(d.Reason, "outside the workspace") && !strings.Contains(d.Reason, "could not read") {
 				t.Errorf("Ask without a grant: %+v", d)
 			}
 			if tc.destructive && d.Verdict == Ask && !d.Grant.IsZero() {
@@ -147,13 +147,13 @@ func TestSessionGrants(t *testing.T) {
 		t.Error("edit grant opened .git")
 	}
 	// git grants cover the subcommand whatever the global options
-	g := p.Decide("run_command", args(m{"command": "git -C sub status"})).Grant
-	if len(g.Commands) != 1 || g.Commands[0] != "git status" {
+	g := p.Decide("run_command", args(m{"command": "git -C sub commit -m x"})).Grant
+	if len(g.Commands) != 1 || g.Commands[0] != "git commit" {
 		t.Fatalf("git grant %+v", g)
 	}
 	p.Grant(g)
-	if p.Decide("run_command", args(m{"command": "git status --short"})).Verdict != Allow {
-		t.Error("git status grant not applied")
+	if p.Decide("run_command", args(m{"command": "git --no-pager commit -am y"})).Verdict != Allow {
+		t.Error("git commit grant not applied")
 	}
 }
 

@@ -1,0 +1,158 @@
+package shell
+
+import "strings"
+
+// goOpts are the go command's build and test flags that take a value
+// (the go command accepts -flag and --flag alike).
+var goOpts = opts{short: "", long: []string{"o", "exec", "toolexec", "coverprofile", "cpuprofile", "memprofile", "blockprofile",
+	"mutexprofile", "trace", "outputdir", "run", "bench", "count", "timeout", "tags", "ldflags", "gcflags", "asmflags",
+	"mod", "modfile", "overlay", "pkgdir", "p", "parallel", "cpu", "benchtime", "shuffle", "vettool", "covermode", "coverpkg", "C",
+	"fuzz", "fuzztime", "skip", "list", "json", "buildmode", "compiler", "installsuffix", "pgo", "vet", "failfast", "f"}}
+
+// goExec are flags that make the go command run another program.
+var goExec = map[string]bool{"exec": true, "toolexec": true, "vettool": true, "overlay": false}
+
+// goWrites are flags whose value is a file the go command writes.
+var goWrites = map[string]bool{"o": true, "coverprofile": true, "cpuprofile": true, "memprofile": true, "blockprofile": true,
+	"mutexprofile": true, "trace": true, "outputdir": true, "pkgdir": true}
+
+// classifyGo: go version, env, list and doc only read; -exec, -toolexec
+// and -vettool run other programs; -o, -c and the profile flags write
+// files. Flags given to the test binary (-test.x, after -args) count too.
+func classifyGo(args []Word, e *Effect) {
+	sub := ""
+	if len(args) > 0 {
+		sub = args[0].Value
+	}
+	for i := 1; i < len(args); i++ {
+		w := args[i]
+		if !w.Known() && w.MayBeOption() {
+			e.Blocker = "go gets an argument keel cannot see, which may be -exec or -toolexec"
+			return
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(w.Value, "-"), "=")
+		if !strings.HasPrefix(w.Value, "-") {
+			continue
+		}
+		name = strings.TrimPrefix(name, "test.")
+		if goExec[name] {
+			e.Blocker = "go -" + name + " runs another program"
+			return
+		}
+		if goWrites[name] {
+			if !hasValue && i+1 < len(args) {
+				value, i = args[i+1].Value, i+1
+			}
+			e.FlagWrites = append(e.FlagWrites, Word{Value: value})
+		}
+		if name == "c" && sub == "test" {
+			e.FlagWrites = append(e.FlagWrites, Word{Value: "*.test", Glob: true})
+		}
+		if (name == "w" || name == "u") && sub == "env" {
+			e.Blocker = "go env -w changes Go's settings for every project"
+			return
+		}
+	}
+	switch sub {
+	case "version", "env", "list", "doc", "help":
+		e.ReadOnly = len(e.FlagWrites) == 0 && !(sub == "list" && hasAnyFlag(args, "export", "compiled", "toolexec"))
+	}
+}
+
+func hasAnyFlag(args []Word, names ...string) bool {
+	for _, w := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(w.Value, "-"), "=")
+		for _, n := range names {
+			if strings.HasPrefix(w.Value, "-") && name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// makeSafeVars are variables make may be given on its command line
+// without changing which programs it runs (SHELL=, CC=, MAKE= would).
+var makeSafeVars = map[string]bool{"V": true, "VERBOSE": true, "DEBUG": true, "CI": true, "TEST": true, "TESTS": true,
+	"RUN": true, "PKG": true, "PKGS": true, "ARGS": true, "TESTARGS": true, "COUNT": true, "TAGS": true, "Q": true}
+
+// classifyMake: command-line variables override the makefile's (SHELL=,
+// CC=); -f, -C and --eval run a makefile or rules keel did not see.
+func classifyMake(args []Word, e *Effect) {
+	for _, w := range args {
+		if why := makeArg(w); why != "" {
+			e.Blocker = why
+			return
+		}
+	}
+}
+
+func makeArg(w Word) string {
+	v := w.Value
+	switch {
+	case !w.Known():
+		return "make gets an argument keel cannot see"
+	case isAssignment(v):
+		name, _, _ := strings.Cut(v, "=")
+		if !makeSafeVars[name] && !safeEnvNames[name] {
+			return "make " + name + "=… overrides the makefile and may change the programs it runs"
+		}
+	case strings.HasPrefix(v, "--"):
+		name, _, _ := strings.Cut(v, "=")
+		for _, o := range []string{"--file", "--makefile", "--directory", "--eval"} {
+			if name == o || isAbbrev(name, o) {
+				return "make " + name + " runs a makefile or rules keel did not see"
+			}
+		}
+	case strings.HasPrefix(v, "-"):
+		for _, c := range v[1:] {
+			if strings.ContainsRune("fCE", c) {
+				return "make -" + string(c) + " runs a makefile or rules keel did not see"
+			}
+			if strings.ContainsRune("IjloWO", c) {
+				break // the rest is this option's value
+			}
+		}
+	}
+	return ""
+}
+
+// classifyNode: npm and friends take --script-shell and --node-options,
+// which choose the programs their scripts run with; npx and npm exec run
+// any package.
+func classifyNode(prog string, args []Word, e *Effect) {
+	for _, w := range args {
+		v := w.Value
+		switch {
+		case !w.Known() && w.MayBeOption():
+			e.Blocker = prog + " gets an argument keel cannot see, which may be an option that runs programs"
+		case strings.HasPrefix(v, "--script-shell") || strings.HasPrefix(v, "--node-options") || strings.HasPrefix(v, "--shell") ||
+			v == "-c" || strings.HasPrefix(v, "--call") || strings.HasPrefix(v, "--userconfig") || strings.HasPrefix(v, "--globalconfig"):
+			e.Blocker = prog + " " + strings.SplitN(v, "=", 2)[0] + " chooses the program its scripts run with"
+		}
+		if e.Blocker != "" {
+			return
+		}
+	}
+}
+
+// classifyCargo: --config can set a runner or linker, and -Z options
+// change how cargo builds; --target-dir writes elsewhere.
+func classifyCargo(args []Word, e *Effect) {
+	for i, w := range args {
+		v := w.Value
+		switch {
+		case !w.Known() && w.MayBeOption():
+			e.Blocker = "cargo gets an argument keel cannot see"
+		case v == "--config" || strings.HasPrefix(v, "--config=") || v == "-Z" || strings.HasPrefix(v, "-Z"):
+			e.Blocker = "cargo " + strings.SplitN(v, "=", 2)[0] + " can set the programs cargo runs"
+		case v == "--target-dir" && i+1 < len(args):
+			e.FlagWrites = append(e.FlagWrites, args[i+1])
+		case strings.HasPrefix(v, "--target-dir="):
+			e.FlagWrites = append(e.FlagWrites, Word{Value: strings.TrimPrefix(v, "--target-dir=")})
+		}
+		if e.Blocker != "" {
+			return
+		}
+	}
+}
