@@ -28,7 +28,7 @@ func (p *Policy) decideCommand(command, workdir string) Decision {
 		return Decision{Verdict: Ask, Reason: "keel could not read this command: " + err.Error()}
 	}
 	c := newCommandCheck(p, script, dir)
-	for _, step := range []func() (Decision, bool){c.denied, c.alwaysAsks, c.destructive, c.yolo, c.unprovable, c.outside} {
+	for _, step := range []func() (Decision, bool){c.denied, c.alwaysAsks, c.destructive, c.opaque, c.yolo, c.unprovable, c.outside} {
 		if d, done := step(); done {
 			return d
 		}
@@ -140,29 +140,40 @@ func (c *commandCheck) writeAllowedOutside(abs string) bool {
 	return c.p.exactlyAllowed(NameWriteFile, abs)
 }
 
-// destructive: commands that throw work away ask, never with a grant.
+// destructive: commands that throw work away ask, never with a grant;
+// --yolo runs them (see yolo).
 func (c *commandCheck) destructive() (Decision, bool) {
+	if why := c.destructiveReason(); why != "" && !c.p.yolo {
+		return Decision{Verdict: Ask, Destructive: true, Reason: "destructive: " + why}, true
+	}
+	return Decision{}, false
+}
+
+func (c *commandCheck) destructiveReason() string {
 	for i, call := range c.script.Calls {
 		if why := c.effects[i].Destructive; why != "" {
-			d := Decision{Verdict: Ask, Destructive: true, Reason: "destructive: " + why + ": " + displayCall(call)}
-			if c.p.yolo {
-				d.Verdict, d.Reason = Allow, why
-			}
-			return d, true
+			return why + ": " + displayCall(call)
 		}
 	}
-	if why := downloadsAndRuns(c.script); why != "" {
-		d := Decision{Verdict: Ask, Destructive: true, Reason: "destructive: " + why}
-		if c.p.yolo {
-			d.Verdict, d.Reason = Allow, why
-		}
-		return d, true
+	return downloadsAndRuns(c.script)
+}
+
+// opaque: code keel could not see at all (a script read from input, a
+// program named by a variable, arithmetic on variables, PATH=…) asks even
+// under --yolo, since its writes into .git or keel's files cannot be found.
+func (c *commandCheck) opaque() (Decision, bool) {
+	if pr, ok := c.script.Opaque(); ok {
+		return Decision{Verdict: Ask, Reason: "keel cannot see all the code this command runs: " + pr.String()}, true
 	}
 	return Decision{}, false
 }
 
 func (c *commandCheck) yolo() (Decision, bool) {
-	return Decision{Verdict: Allow}, c.p.yolo
+	if !c.p.yolo {
+		return Decision{}, false
+	}
+	why := c.destructiveReason()
+	return Decision{Verdict: Allow, Destructive: why != "", Reason: why}, true
 }
 
 // unprovable: constructs keel cannot check, and calls no rule may cover,

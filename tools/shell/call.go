@@ -14,12 +14,13 @@ func (a *analyser) callExpr(x *syntax.CallExpr) {
 		a.assigns(x.Assigns, false)
 		return
 	}
+	text := a.text(x)
 	env := a.assigns(x.Assigns, true)
 	var args []Word
 	for _, w := range x.Args {
 		args = append(args, a.words(w)...)
 	}
-	a.run(&Call{Args: args, Env: env, Dirs: slices.Clone(a.dirs), Via: slices.Clone(a.via), Nested: a.nested, Text: a.text(x)})
+	a.run(&Call{Args: args, Env: env, Dirs: slices.Clone(a.dirs), Via: slices.Clone(a.via), Nested: a.nested, Text: text})
 }
 
 // problemBuiltins run strings or files as code, or change how the rest of
@@ -51,16 +52,18 @@ func (a *analyser) run(c *Call) {
 		return
 	}
 	if why, ok := problemBuiltins[prog]; ok {
-		a.script.Problems = append(a.script.Problems, Problem{What: why, Text: c.Text})
+		a.script.Problems = append(a.script.Problems, Problem{What: why, Text: c.Text, Opaque: !a.codeBuiltin(c, prog)})
+		if prog == "eval" || prog == "exec" || prog == "trap" {
+			a.script.Calls = append(a.script.Calls, c)
+			return
+		}
 	}
+	_, isShell := shells[prog]
 	switch {
 	case prog == "cd" || prog == "pushd" || prog == "popd":
 		a.changeDir(c)
 	case prog == "set":
 		a.setBuiltin(c)
-	case prog == "eval" || prog == "exec" && len(c.Args) > 1 && !c.Args[1].MayBeOption():
-		a.unwrapEval(c, prog)
-		return
 	case wrappers[prog] != nil:
 		if inner := a.unwrap(c, prog); inner != nil {
 			if prog == "sudo" || prog == "doas" {
@@ -69,11 +72,12 @@ func (a *analyser) run(c *Call) {
 			a.run(inner)
 			return
 		}
-	case shells[prog] != "" || prog == "fish" || prog == "csh" || prog == "tcsh":
+	case isShell:
 		if a.shellScript(c, prog) {
 			return
 		}
 	case interpreters[prog] && readsCodeFromStdin(c.Args[1:]):
+		// Not opaque: like python script.py, a program keel does not read.
 		a.script.Problems = append(a.script.Problems, Problem{What: prog + " runs code from its standard input", Text: c.Text})
 	case prog == "find":
 		a.findExec(c)
@@ -137,7 +141,7 @@ func (a *analyser) setBuiltin(c *Call) {
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		if !w.Known() {
-			a.script.Problems = append(a.script.Problems, Problem{What: "set with an argument keel cannot check", Text: c.Text})
+			a.opaque("set with an argument keel cannot check", c)
 			return
 		}
 		v := w.Value
@@ -146,12 +150,12 @@ func (a *analyser) setBuiltin(c *Call) {
 			return // the rest are positional parameters
 		case strings.ContainsRune(v[1:], 'o'):
 			if i+1 >= len(args) || !safeSetOptions[args[i+1].Value] || strings.Trim(v[1:], "euxvfCbhBHETnmo") != "" {
-				a.script.Problems = append(a.script.Problems, Problem{What: "set " + v + " with an option that changes how bash runs the rest of the command", Text: c.Text})
+				a.opaque("set "+v+" with an option that changes how bash runs the rest of the command", c)
 				return
 			}
 			i++
 		case strings.Trim(v[1:], "euxvfCbhBHETnm") != "":
-			a.script.Problems = append(a.script.Problems, Problem{What: "set " + v + " changes how bash runs the rest of the command", Text: c.Text})
+			a.opaque("set "+v+" changes how bash runs the rest of the command", c)
 			return
 		}
 	}

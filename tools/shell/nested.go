@@ -24,15 +24,15 @@ func (a *analyser) shellScript(c *Call, prog string) bool {
 	script, file, why := shellArgs(c.Args[1:])
 	switch {
 	case why != "":
-		a.script.Problems = append(a.script.Problems, Problem{What: prog + " " + why, Text: c.Text})
+		a.opaque(prog+" "+why, c)
 	case script == nil && file == nil:
-		a.script.Problems = append(a.script.Problems, Problem{What: prog + " runs a script from its standard input, which keel cannot see", Text: c.Text})
+		a.opaque(prog+" runs a script from its standard input, which keel cannot see", c)
 	case script == nil:
 		return false // runs a script file: a call like any other
 	case lang == "" || prog == "busybox":
-		a.script.Problems = append(a.script.Problems, Problem{What: "keel does not check " + prog + " scripts", Text: c.Text})
+		a.opaque("keel does not check "+prog+" scripts", c)
 	case !script.Known():
-		a.script.Problems = append(a.script.Problems, Problem{What: prog + " -c runs a script keel cannot see", Text: c.Text})
+		a.opaque(prog+" -c runs a script keel cannot see", c)
 	default:
 		variant := syntax.LangBash
 		if lang == "posix" {
@@ -70,7 +70,7 @@ func shellArgs(args []Word) (script, file *Word, why string) {
 		case strings.HasPrefix(v, "--"):
 			return nil, nil, "with the option " + v
 		case strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+"):
-			if strings.Trim(v[1:], "ceuxvlrnpfCbhBHET") != "" {
+			if strings.Trim(v[1:], "ceuxvlrnpfsCbhBHET") != "" {
 				return nil, nil, "with the option " + v
 			}
 			if strings.ContainsRune(v[1:], 's') {
@@ -132,7 +132,7 @@ func (a *analyser) findExec(c *Call) {
 			end++
 		}
 		if end >= len(args) || end == i+1 {
-			a.script.Problems = append(a.script.Problems, Problem{What: "find " + args[i].Value + " without a command and its ; or +", Text: c.Text})
+			a.opaque("find "+args[i].Value+" without a command and its ; or +", c)
 			return
 		}
 		in := inner(c, substituteBraces(args[i+1:end]))

@@ -16,6 +16,11 @@ type Script struct {
 type Problem struct {
 	What string
 	Text string // the source text of the construct
+	// Opaque: keel could not see all the code it may run (a shell script
+	// read from input, source, arithmetic on variables, PATH=…). Problems
+	// that are not opaque (a command substitution) were looked into: their
+	// commands are Calls and their writes Writes.
+	Opaque bool
 }
 
 func (p Problem) String() string {
@@ -23,6 +28,16 @@ func (p Problem) String() string {
 		return p.What
 	}
 	return p.What + ": " + p.Text
+}
+
+// Opaque reports whether any problem hides code keel could not see.
+func (s *Script) Opaque() (Problem, bool) {
+	for _, p := range s.Problems {
+		if p.Opaque {
+			return p, true
+		}
+	}
+	return Problem{}, false
 }
 
 // Word is one word of a command after bash's quote removal.

@@ -122,7 +122,7 @@ func inner(c *Call, args []Word) *Call {
 func (a *analyser) unwrap(c *Call, prog string) *Call {
 	in, why := wrappers[prog](a, c, c.Args[1:])
 	if why != "" {
-		a.script.Problems = append(a.script.Problems, Problem{What: prog + " " + why, Text: c.Text})
+		a.opaque(prog+" "+why, c)
 		return nil
 	}
 	return in
@@ -212,36 +212,56 @@ func unwrapXargs(a *analyser, c *Call, rest []Word) (*Call, string) {
 	return in, ""
 }
 
-// unwrapEval analyses eval's (or exec's) words: eval joins them into a
-// script, exec runs them as a command.
-func (a *analyser) unwrapEval(c *Call, prog string) {
-	a.script.Calls = append(a.script.Calls, c)
-	if prog == "exec" {
-		a.run(inner(c, c.Args[1:]))
-		return
+// codeBuiltin analyses the code eval, exec and trap run: eval's words
+// joined into a script, exec's words as a command, trap's string as a
+// script. It reports whether keel saw all of it.
+func (a *analyser) codeBuiltin(c *Call, prog string) bool {
+	args := c.Args[1:]
+	switch prog {
+	case "source", ".":
+		return len(args) > 0 && args[0].Known() // a script file, like bash script.sh
+	case "exec":
+		if len(args) == 0 {
+			return true // exec >file: the redirection is a write like any other
+		}
+		if args[0].MayBeOption() {
+			return false
+		}
+		a.run(inner(c, args))
+		return true
+	case "trap":
+		if len(args) == 0 || args[0].Value == "-p" || args[0].Value == "-l" {
+			return true
+		}
+		args = args[:1] // the handler; the rest are signal names
+	case "eval":
+	default:
+		return false
 	}
 	var parts []string
-	for _, w := range c.Args[1:] {
+	for _, w := range args {
 		if !w.Known() {
-			return // already a problem; nothing more to read
+			return false
 		}
 		parts = append(parts, w.Value)
 	}
-	a.nestedScript(strings.Join(parts, " "), "eval", syntax.LangBash, c)
+	return a.nestedScript(strings.Join(parts, " "), prog, syntax.LangBash, c)
 }
 
-// nestedScript analyses a script a call runs (bash -c SCRIPT, eval).
-func (a *analyser) nestedScript(src, via string, lang syntax.LangVariant, c *Call) {
+// nestedScript analyses a script a call runs (bash -c SCRIPT, eval); it
+// reports whether it could.
+func (a *analyser) nestedScript(src, via string, lang syntax.LangVariant, c *Call) bool {
 	if a.depth >= maxDepth {
-		a.script.Problems = append(a.script.Problems, Problem{What: "scripts nested too deep to check", Text: c.Text})
-		return
+		a.opaque("scripts nested too deep to check", c)
+		return false
 	}
 	f, err := parse(src, lang)
 	if err != nil {
-		a.script.Problems = append(a.script.Problems, Problem{What: via + " runs a script keel cannot read: " + err.Error(), Text: c.Text})
-		return
+		a.opaque(via+" runs a script keel cannot read: "+err.Error(), c)
+		return false
 	}
 	ch := a.child(src, via)
 	ch.dirs, ch.via, ch.nested = slices.Clone(c.Dirs), append(slices.Clone(c.Via), via), c.Nested
 	ch.file(f)
+	return true
 }

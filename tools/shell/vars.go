@@ -24,6 +24,12 @@ var safeEnvNames = map[string]bool{
 	"PYTEST_ADDOPTS": false, "JEST_WORKER_ID": true, "TESTING": true, "TEST": true, "ENV": false,
 }
 
+// bashSettings are variables bash itself reads to decide what to run:
+// setting one hides code from any reading of the command.
+var bashSettings = map[string]bool{"PATH": true, "IFS": true, "BASH_ENV": true, "ENV": true, "PS4": true,
+	"PROMPT_COMMAND": true, "SHELLOPTS": true, "BASHOPTS": true, "CDPATH": true, "GLOBIGNORE": true, "HOME": true,
+	"FUNCNEST": true, "BASH_XTRACEFD": true, "EXECIGNORE": true, "BASH_COMPAT": true, "POSIXLY_CORRECT": true}
+
 // SafeEnvName reports a variable a program may be given without risk.
 func SafeEnvName(name string) bool { return safeEnvNames[name] }
 
@@ -94,10 +100,13 @@ func (a *analyser) assigns(list []*syntax.Assign, prefix bool) []Assign {
 		if as.Value != nil {
 			v = a.word(as.Value)
 		}
-		if prefix && !safeEnvNames[name] {
-			a.problem("sets "+name+", which a program may read as a command or option", as)
-		} else if !prefix && !safeShellVar(name) {
-			a.problem("sets "+name+", which changes how bash or the programs it runs behave", as)
+		switch {
+		case bashSettings[name]:
+			a.problem("sets "+name+", which changes what bash runs", as)
+		case prefix && !safeEnvNames[name]:
+			a.seen("sets "+name+", which a program may read as a command or option", as)
+		case !prefix && !safeShellVar(name):
+			a.seen("sets "+name+", which changes how the programs bash runs behave", as)
 		}
 		out = append(out, Assign{Name: name, Value: v})
 	}

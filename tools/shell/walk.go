@@ -36,7 +36,39 @@ func (a *analyser) child(src string, via string) *analyser {
 
 func (a *analyser) file(f *syntax.File) {
 	a.countAssignments(f)
+	a.checkBackquotes(f)
 	a.stmts(f.Stmts)
+}
+
+// checkBackquotes: bash ends `…` at the first unescaped backquote, before
+// it parses what is inside, so a backquote inside a here-document or a
+// nested $( ) ends it where a parser of the inner syntax would not.
+// Where the two readings differ, keel cannot know what runs.
+func (a *analyser) checkBackquotes(f *syntax.File) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		cs, ok := n.(*syntax.CmdSubst)
+		if !ok || !cs.Backquotes {
+			return true
+		}
+		start, end := int(cs.Left.Offset())+1, int(cs.Right.Offset())
+		if start > end || end > len(a.src) || a.src[end] != '`' || unescapedBackquote(a.src[start:end]) {
+			a.script.Problems = append(a.script.Problems, Problem{What: "backquotes that bash may end elsewhere", Text: a.text(cs), Opaque: true})
+		}
+		return true
+	})
+}
+
+// unescapedBackquote reports a backquote not preceded by a backslash.
+func unescapedBackquote(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '`':
+			return true
+		}
+	}
+	return false
 }
 
 // text is the source of a node.
@@ -48,17 +80,33 @@ func (a *analyser) text(n syntax.Node) string {
 	return a.src[start:end]
 }
 
-// problem records a construct keel cannot check, and still looks inside
-// it for commands (so deny rules and destructive checks see them).
+// problem records a construct keel cannot check and whose code it may
+// not see in full, and still looks inside it for commands (so deny rules
+// and destructive checks see them).
 func (a *analyser) problem(what string, n syntax.Node) {
+	a.record(what, n, true)
+}
+
+// seen records a construct keel cannot prove safe but whose commands and
+// writes it did see (a command substitution: its commands are analysed).
+func (a *analyser) seen(what string, n syntax.Node) {
+	a.record(what, n, false)
+}
+
+func (a *analyser) record(what string, n syntax.Node, opaque bool) {
 	text := ""
 	if n != nil {
 		text = a.text(n)
 	}
-	a.script.Problems = append(a.script.Problems, Problem{What: what, Text: text})
+	a.script.Problems = append(a.script.Problems, Problem{What: what, Text: text, Opaque: opaque})
 	if n != nil {
 		a.inside(n)
 	}
+}
+
+// opaque records a problem about a call: code keel cannot see.
+func (a *analyser) opaque(what string, c *Call) {
+	a.script.Problems = append(a.script.Problems, Problem{What: what, Text: c.Text, Opaque: true})
 }
 
 // inside analyses the command and process substitutions within n, marked
@@ -141,13 +189,17 @@ func (a *analyser) command(c syntax.Command) {
 			a.stmt(x.Stmt)
 		}
 	case *syntax.FuncDecl:
-		a.problem("defines a function, which can replace any command", x)
+		a.seen("defines a function, which can replace any command", nil)
+		a.script.Problems[len(a.script.Problems)-1].Text = a.text(x)
+		a.nestedStmts([]*syntax.Stmt{x.Body})
 	case *syntax.ArithmCmd:
 		a.problem("arithmetic ((…)) can run commands hidden in variables", x)
 	case *syntax.LetClause:
 		a.problem("let evaluates arithmetic, which can run commands hidden in variables", x)
 	case *syntax.CoprocClause:
-		a.problem("coproc runs a command in the background keel cannot follow", x)
+		a.seen("coproc runs a command in the background keel cannot follow", nil)
+		a.script.Problems[len(a.script.Problems)-1].Text = a.text(x)
+		a.nestedStmts([]*syntax.Stmt{x.Stmt})
 	default:
 		a.problem("a shell construct keel does not check", c)
 	}

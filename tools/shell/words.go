@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -17,16 +18,19 @@ func (a *analyser) words(w *syntax.Word) []Word {
 	if items, ok := a.loopItems(w); ok {
 		return items
 	}
-	if !syntax.SplitBraces(w) {
+	split := &syntax.Word{Parts: slices.Clone(w.Parts)} // SplitBraces rewrites its word
+	if !syntax.SplitBraces(split) {
 		return []Word{a.word(w)}
 	}
 	var out []Word
-	for bw, err := range expand.BracesSeq(nil, w) {
+	for bw, err := range expand.BracesSeq(nil, split) {
 		if err != nil || len(out) == maxBraceWords {
-			a.problem("a brace expansion too large to check", nil)
+			a.seen("a brace expansion too large to check", nil)
 			return []Word{{Value: a.text(w), Dynamic: true}}
 		}
-		out = append(out, a.word(bw))
+		if len(bw.Parts) > 0 { // an empty alternative ({,x}) is no word
+			out = append(out, a.word(bw))
+		}
 	}
 	return out
 }
@@ -80,6 +84,7 @@ func (a *analyser) word(w *syntax.Word) Word {
 		case *syntax.ParamExp:
 			a.param(x, &b, &out)
 		default:
+			b.WriteString(a.text(part)) // shown as written; its value is unknown
 			a.expansion(part, &out)
 		}
 	}
@@ -109,6 +114,7 @@ func (a *analyser) dblQuoted(q *syntax.DblQuoted, b *strings.Builder, out *Word)
 		case *syntax.ParamExp:
 			a.param(x, b, out)
 		default:
+			b.WriteString(a.text(part))
 			a.expansion(part, out)
 		}
 	}
@@ -119,7 +125,13 @@ func (a *analyser) dblQuoted(q *syntax.DblQuoted, b *strings.Builder, out *Word)
 // ${a[…]}, ${!x}, ${x/…/…}, ${#x}) are problems.
 func (a *analyser) param(pe *syntax.ParamExp, b *strings.Builder, out *Word) {
 	if !simpleParam(pe) {
-		a.problem("a parameter expansion with an operator (${…}) can run or hide commands", pe)
+		b.WriteString(a.text(pe))
+		what := "a parameter expansion with an operator (${…}) can run or hide commands"
+		if arithmeticParam(pe) {
+			a.problem(what, pe) // an index, a slice or ${x@P} evaluates a variable's value as code
+		} else {
+			a.seen(what, pe)
+		}
 		out.Dynamic = true
 		return
 	}
@@ -133,16 +145,24 @@ func (a *analyser) expansion(part syntax.WordPart, out *Word) {
 	out.Dynamic = true
 	switch part.(type) {
 	case *syntax.CmdSubst:
-		a.problem("command substitution $(…) runs a command whose output keel cannot check", part)
+		a.seen("command substitution $(…) runs a command whose output keel cannot check", part)
 	case *syntax.ProcSubst:
-		a.problem("process substitution <(…) runs a command keel cannot check", part)
+		a.seen("process substitution <(…) runs a command keel cannot check", part)
 	case *syntax.ArithmExp:
 		a.problem("arithmetic $((…)) can run commands hidden in variables", part)
 	case *syntax.ExtGlob:
-		a.problem("an extended glob pattern", part)
+		a.seen("an extended glob pattern", part)
 	default:
 		a.problem("a shell expansion keel does not check", part)
 	}
+}
+
+// arithmeticParam is a parameter expansion that evaluates text as code:
+// an array index or a slice (arithmetic), a transformation such as
+// ${x@P} (prompt expansion), zsh's nested forms.
+func arithmeticParam(pe *syntax.ParamExp) bool {
+	return pe.Index != nil || pe.Slice != nil || pe.NestedParam != nil || pe.Flags != nil || len(pe.Modifiers) > 0 ||
+		pe.Exp != nil && strings.HasPrefix(pe.Exp.Op.String(), "@")
 }
 
 // simpleParam is $name or ${name} with nothing else.

@@ -1,0 +1,263 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	diffCount = flag.Int("keel.diffcount", 50000, "commands the permission differential test generates")
+	diffSeed  = flag.Int64("keel.diffseed", 12, "seed of the permission differential test's generator")
+)
+
+// TestPermissionDifferential generates commands that hide a payload
+// inside shell constructs (substitutions, expansions, quotes, heredocs,
+// redirections, wrappers, nested scripts) and checks the policy against
+// bash itself: whenever a policy allows a command, running it under bash
+// never executes the payload, never changes the canary file and never
+// writes into .git. With --yolo, writes inside the workspace are allowed,
+// so only the outside marker and .git count.
+func TestPermissionDifferential(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed")
+	}
+	ws := newTestWS(t, map[string]string{"canary": "canary\n", "src/a.go": "package a\n", "go.mod": "module x\n"})
+	mustMkdir(t, filepath.Join(ws.Root(), ".git", "hooks"))
+	markDir := nonTempDir(t)
+	mark := filepath.Join(markDir, "executed")
+	ws.home = markDir
+	pols := []*Policy{
+		mustPolicy(t, ws, PolicyOptions{}),
+		mustPolicy(t, ws, PolicyOptions{Allow: []string{"run_command:ls *", "run_command:echo *", "run_command:cat *",
+			"run_command:git *", "run_command:find *", "run_command:bash *", "run_command:sh *", "run_command:env *",
+			"run_command:xargs *", "run_command:timeout *", "run_command:printf *", "run_command:test *", "run_command:true"}}),
+		mustPolicy(t, ws, PolicyOptions{Yolo: true}),
+	}
+	payloads := []string{"touch " + mark, "echo pwned > canary", "echo x > .git/hooks/pre-commit"}
+	r := rand.New(rand.NewSource(*diffSeed))
+	seen := map[string]bool{}
+	type job struct {
+		cmd  string
+		yolo bool // only --yolo allowed it
+	}
+	var jobs []job
+	generated := 0
+	for generated < *diffCount {
+		cmd := generate(r, payloads[r.Intn(len(payloads))], 1+r.Intn(3))
+		generated++
+		if seen[cmd] {
+			continue
+		}
+		seen[cmd] = true
+		strict, yolo := false, false
+		for i, p := range pols {
+			if p.Decide(NameRunCommand, args(m{"command": cmd})).Verdict == Allow {
+				strict, yolo = strict || i < 2, yolo || i == 2
+			}
+		}
+		if strict || yolo {
+			jobs = append(jobs, job{cmd, !strict})
+		}
+	}
+	t.Logf("%d commands generated, %d distinct, %d allowed by some policy and run under bash", generated, len(seen), len(jobs))
+	baseline := rootEntries(t, ws.Root())
+	var mu sync.Mutex // one command at a time: they share the workspace
+	escapes := 0
+	for _, j := range jobs {
+		mu.Lock()
+		runBash(ws.Root(), markDir, j.cmd)
+		var hit []string
+		if _, err := os.Stat(mark); err == nil {
+			hit = append(hit, "ran the payload")
+		}
+		if _, err := os.Stat(filepath.Join(ws.Root(), ".git", "hooks", "pre-commit")); err == nil {
+			hit = append(hit, "wrote into .git")
+		}
+		if b, _ := os.ReadFile(filepath.Join(ws.Root(), "canary")); !j.yolo && !bytes.Equal(b, []byte("canary\n")) {
+			hit = append(hit, "changed the canary")
+		}
+		if len(hit) > 0 {
+			escapes++
+			if escapes <= 20 {
+				t.Errorf("allowed, then %s under bash:\n%s", strings.Join(hit, ", "), j.cmd)
+			}
+		}
+		restore(t, ws.Root(), mark, baseline)
+		mu.Unlock()
+	}
+	if escapes > 0 {
+		t.Errorf("%d escapes in %d commands run", escapes, len(jobs))
+	}
+}
+
+// runBash runs cmd as run_command would, with a deadline.
+func runBash(dir, home, cmd string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c := exec.CommandContext(ctx, "bash", "-c", cmd)
+	c.Dir = dir
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C"}
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
+	c.WaitDelay = time.Second
+	_ = c.Run()
+	if c.Process != nil {
+		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL) // background jobs (cmd &) die with it
+	}
+}
+
+func rootEntries(t *testing.T, root string) map[string]bool {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, e := range ents {
+		out[e.Name()] = true
+	}
+	return out
+}
+
+// restore puts the workspace back as it was: new entries removed, the
+// canary rewritten, the marker and the hook gone.
+func restore(t *testing.T, root, mark string, baseline map[string]bool) {
+	for name := range rootEntries(t, root) {
+		if !baseline[name] {
+			os.RemoveAll(filepath.Join(root, name))
+		}
+	}
+	os.WriteFile(filepath.Join(root, "canary"), []byte("canary\n"), 0o644)
+	os.Remove(mark)
+	os.Remove(filepath.Join(root, ".git", "hooks", "pre-commit"))
+}
+
+// q single-quotes s for bash.
+func q(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// dq double-quotes s for bash.
+func dq(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(s) + `"`
+}
+
+// shellForms wrap a command s: some run it, some only mention it. The
+// test does not need to know which; bash does.
+var shellForms = []func(s string) string{
+	func(s string) string { return "echo $(" + s + ")" },
+	func(s string) string { return `echo "$(` + s + `)"` },
+	func(s string) string { return "echo `" + s + "`" },
+	func(s string) string { return "echo $(( $(" + s + ") ))" },
+	func(s string) string { return "echo $(( a[$(" + s + ")] ))" },
+	func(s string) string { return "x=" + q("a[$("+s+")]") + "; echo $(( x ))" },
+	func(s string) string { return "x=" + q("a[$("+s+")]") + "; [[ $x -eq 0 ]]" },
+	func(s string) string { return "echo ${x:-$(" + s + ")}" },
+	func(s string) string { return `echo "${x:=$(` + s + `)}"` },
+	func(s string) string { return ": ${x:?$(" + s + ")}" },
+	func(s string) string { return "echo ${a[$(" + s + ")]}" },
+	func(s string) string { return `echo "${a[$(` + s + `)]}"` },
+	func(s string) string { return "echo ${x/a/$(" + s + ")}" },
+	func(s string) string { return "a=( $(" + s + ") )" },
+	func(s string) string { return "cat <<EOF\n$(" + s + ")\nEOF" },
+	func(s string) string { return "cat <<-EOF\n\t$(" + s + ")\n\tEOF" },
+	func(s string) string { return "cat <<'EOF'\n$(" + s + ")\nEOF" },
+	func(s string) string { return "cat <<\"EOF\"\n$(" + s + ")\nEOF" },
+	func(s string) string { return "cat <<\\EOF\n$(" + s + ")\nEOF" },
+	func(s string) string { return "cat <<'X-'\n$(" + s + ")\nX\nX-" },
+	func(s string) string { return "cat <<X-\n$(" + s + ")\nX-" },
+	func(s string) string { return "cat <<'X'\nX \n$(" + s + ")\nX" },
+	func(s string) string { return "echo " + q(s) },
+	func(s string) string { return "echo " + dq(s) },
+	func(s string) string { return `echo \$(` + s + `)` },
+	func(s string) string { return `echo "\$(` + s + `)"` },
+	func(s string) string { return "echo $'a\\' ; " + s + " ; echo \\'b'" },
+	func(s string) string { return "echo 'a\\' ; " + s + " ; echo \\'b" },
+	func(s string) string { return "echo $" + q(s) },
+	func(s string) string { return "echo a # $(" + s + ")" },
+	func(s string) string { return "echo a#$(" + s + ")" },
+	func(s string) string { return "echo {a,$(" + s + ")}" },
+	func(s string) string { return "bash -c " + q(s) },
+	func(s string) string { return "sh -c " + dq(s) },
+	func(s string) string { return "env " + s },
+	func(s string) string { return "env -i PATH=/usr/bin:/bin " + s },
+	func(s string) string { return "timeout 5 " + s },
+	func(s string) string { return "nice -n 1 " + s },
+	func(s string) string { return "command " + s },
+	func(s string) string { return "time " + s },
+	func(s string) string { return "xargs " + s + " </dev/null" },
+	func(s string) string { return "find . -maxdepth 0 -exec " + s + " \\;" },
+	func(s string) string { return "find . -maxdepth 0 -exec bash -c " + q(s) + " \\;" },
+	func(s string) string { return "eval " + q(s) },
+	func(s string) string { return "true && " + s },
+	func(s string) string { return "false || " + s },
+	func(s string) string { return "{ " + s + "; }" },
+	func(s string) string { return "( " + s + " )" },
+	func(s string) string { return "if true; then " + s + "; fi" },
+	func(s string) string { return "for i in 1; do " + s + "; done" },
+	func(s string) string { return "case x in x) " + s + ";; esac" },
+	func(s string) string { return "while " + s + "; do break; done" },
+	func(s string) string { return "f() { " + s + "; }; f" },
+	func(s string) string { return "ls() { " + s + "; }; ls" },
+	func(s string) string { return "trap " + q(s) + " EXIT" },
+	func(s string) string { return "source <(echo " + q(s) + ")" },
+	func(s string) string { return "echo " + q(s) + " | bash" },
+	func(s string) string { return "bash <<< " + q(s) },
+	func(s string) string { return "cat <<EOF | sh\n" + s + "\nEOF" },
+	func(s string) string { return "x=$(" + s + ")" },
+	func(s string) string { return "ls > \"$(" + s + ")\"" },
+	func(s string) string { return "[[ -n $(" + s + ") ]]" },
+	func(s string) string { return "test -n \"$(" + s + ")\"" },
+	func(s string) string { return "ls; " + s },
+	func(s string) string { return "ls | " + s },
+	func(s string) string { return s + " &" },
+	func(s string) string { return "exec " + s },
+	func(s string) string { return "cd src && " + s },
+	func(s string) string { return "cd .git && " + strings.ReplaceAll(s, ".git/", "") },
+	func(s string) string { return "git --no-pager -C . " + s },
+	func(s string) string { return "PATH=/nonexistent:$PATH " + s },
+	func(s string) string { return "shopt -s expand_aliases\nalias ls=" + q(s) + "\nls" },
+	func(s string) string { return "printf %s " + q(s) + " | sh" },
+	func(s string) string { return "coproc " + s },
+	func(s string) string { return "{" + strings.ReplaceAll(s, " ", ",") + "}" },
+	func(s string) string { return "r=" + q(s) + "; $r" },
+	func(s string) string { return "echo x >& " + redirectTarget(s) },
+	func(s string) string { return "echo x 3<> " + redirectTarget(s) },
+	func(s string) string { return "echo x >| " + redirectTarget(s) },
+	func(s string) string { return "echo x | tee " + redirectTarget(s) },
+	func(s string) string { return "cp go.mod " + redirectTarget(s) },
+}
+
+// redirectTarget is the file a payload writes, to aim other writers at.
+func redirectTarget(s string) string {
+	if i := strings.LastIndex(s, "> "); i >= 0 {
+		return s[i+2:]
+	}
+	return strings.Fields(s)[len(strings.Fields(s))-1]
+}
+
+// generate wraps payload in depth random forms.
+func generate(r *rand.Rand, payload string, depth int) string {
+	s := payload
+	for range depth {
+		s = shellForms[r.Intn(len(shellForms))](s)
+	}
+	return s
+}
+
+func TestGenerateIsDeterministic(t *testing.T) {
+	a, b := rand.New(rand.NewSource(1)), rand.New(rand.NewSource(1))
+	for range 100 {
+		if x, y := generate(a, "touch m", 3), generate(b, "touch m", 3); x != y {
+			t.Fatal(fmt.Sprintf("%q != %q", x, y))
+		}
+	}
+}
