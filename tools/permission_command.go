@@ -204,6 +204,9 @@ func (c *commandCheck) outside() (Decision, bool) {
 		}
 	}
 	for _, r := range c.reads {
+		if r.word.Known() && safeReadDevice(r.word.Value) {
+			continue
+		}
 		if r.abs == "" {
 			return Decision{Verdict: Ask, Reason: "reads a path keel cannot know before the command runs: " + r.original}, true
 		}
@@ -385,4 +388,13 @@ func quoteWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// safeReadDevice is a device file that reading reveals nothing from.
+func safeReadDevice(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/stdin":
+		return true
+	}
+	return false
 }
