@@ -103,6 +103,11 @@ func (c *commandCheck) denied() (Decision, bool) {
 		}
 	}
 	for _, w := range c.writes {
+		for _, r := range c.p.deny {
+			if w.abs != "" && (r.matchesPath(NameWriteFile, w.abs) || r.matchesPath(NameEditFile, w.abs)) {
+				return deny("denied by the rule %q: writes %s", r.raw, c.p.ws.Rel(w.abs)), true
+			}
+		}
 		switch {
 		case w.abs != "" && InGitDir(w.abs), w.glob && globMayMatch(w.original, ".git"):
 			return deny("writes into .git are never allowed: %s", orWord(w)), true

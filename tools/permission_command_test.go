@@ -196,6 +196,32 @@ func TestDecideCommand(t *testing.T) {
 	}
 }
 
+func TestFileDenyRulesCoverCommands(t *testing.T) {
+	ws := newTestWS(t, map[string]string{"secrets/k.txt": "k", "gen/x.go": "x"})
+	p := mustPolicy(t, ws, PolicyOptions{Yolo: true, Deny: []string{"read_file:secrets/**", "write_file:gen/**"}})
+	for _, cmd := range []string{"cat secrets/k.txt", "grep -r x secrets", "echo x > gen/x.go", "cp /dev/null gen/y.go"} {
+		if d := p.Decide(NameRunCommand, args(m{"command": cmd})); d.Verdict != Deny {
+			t.Errorf("%q: %v %q", cmd, d.Verdict, d.Reason)
+		}
+	}
+	if d := p.Decide(NameRunCommand, args(m{"command": "cat gen/x.go"})); d.Verdict != Allow {
+		t.Errorf("a write rule denied a read: %+v", d)
+	}
+}
+
+func TestHugeAndDeepCommands(t *testing.T) {
+	ws := newTestWS(t, nil)
+	p := mustPolicy(t, ws, PolicyOptions{})
+	deep := strings.Repeat("$(", 2000) + "ls" + strings.Repeat(")", 2000)
+	long := "echo " + strings.Repeat("a ", 200000)
+	for _, cmd := range []string{deep, long, strings.Repeat("{a,b}", 40), "ls; " + strings.Repeat("cd a; ", 100) + "echo > f"} {
+		d := p.Decide(NameRunCommand, args(m{"command": cmd}))
+		if d.Verdict == Deny && !strings.Contains(d.Reason, "cannot") {
+			t.Errorf("%.40q: %+v", cmd, d)
+		}
+	}
+}
+
 func TestEmptyCommandPatternIsAnError(t *testing.T) {
 	ws := newTestWS(t, nil)
 	for _, r := range []string{"run_command:", "run_command:  ", "edit_file:"} {
