@@ -117,6 +117,8 @@ func TestDecideCommand(t *testing.T) {
 		{"{ls,-la}", "YYY", ""},
 		{"{touch,p}", "AAY", "runs touch"},
 		{"coproc touch p", "AAY", "coproc"},
+		{"coproc bash <<< 'echo x > .git/hooks/pre-commit'", "AAA", "coproc"},
+		{"cat <<X-\n$(coproc bash <<< 'echo x > .git/hooks/pre-commit')\nX-", "AAA", "coproc"},
 		{"sh <<< 'touch p'", "AAA", "standard input"},
 		{"echo touch p | sh", "AAA", "standard input"},
 		{"cat <<EOF | sh\ntouch p\nEOF", "AAA", "standard input"},

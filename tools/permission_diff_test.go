@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/keel-dev/keel/tools/sandbox"
 )
 
 var (
@@ -74,6 +76,9 @@ func TestPermissionDifferential(t *testing.T) {
 	baseline := rootEntries(t, ws.Root())
 	var mu sync.Mutex // one command at a time: they share the workspace
 	escapes := 0
+	if err := sandbox.AdoptOrphans(); err != nil {
+		t.Logf("background jobs may outlive their command: %v", err)
+	}
 	for _, j := range jobs {
 		mu.Lock()
 		runBash(ws.Root(), markDir, j.cmd)
@@ -101,7 +106,10 @@ func TestPermissionDifferential(t *testing.T) {
 	}
 }
 
-// runBash runs cmd as run_command would, with a deadline.
+// runBash runs cmd as run_command would, with a deadline. The test
+// process adopts orphans (see TestPermissionDifferential) and kills
+// every process left, so a late background write is never blamed on the
+// next command.
 func runBash(dir, home, cmd string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -113,8 +121,9 @@ func runBash(dir, home, cmd string) {
 	c.WaitDelay = time.Second
 	_ = c.Run()
 	if c.Process != nil {
-		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL) // background jobs (cmd &) die with it
+		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
 	}
+	sandbox.KillDescendants()
 }
 
 func rootEntries(t *testing.T, root string) map[string]bool {
@@ -227,6 +236,8 @@ var shellForms = []func(s string) string{
 	func(s string) string { return "shopt -s expand_aliases\nalias ls=" + q(s) + "\nls" },
 	func(s string) string { return "printf %s " + q(s) + " | sh" },
 	func(s string) string { return "coproc " + s },
+	func(s string) string { return "coproc bash <<< " + q(s) },
+	func(s string) string { return "coproc c { " + s + "; }" },
 	func(s string) string { return "{" + strings.ReplaceAll(s, " ", ",") + "}" },
 	func(s string) string { return "r=" + q(s) + "; $r" },
 	func(s string) string { return "echo x >& " + redirectTarget(s) },
@@ -234,6 +245,36 @@ var shellForms = []func(s string) string{
 	func(s string) string { return "echo x >| " + redirectTarget(s) },
 	func(s string) string { return "echo x | tee " + redirectTarget(s) },
 	func(s string) string { return "cp go.mod " + redirectTarget(s) },
+	func(s string) string { return "echo a \\\n; " + s },
+	func(s string) string { return "! " + s },
+	func(s string) string { return s + " && :" },
+	func(s string) string { return "cat <<\"E\"OF\n$(" + s + ")\nEOF" },
+	func(s string) string { return "cat <<E\\OF\n$(" + s + ")\nEOF" },
+	func(s string) string { return "cat <<-'EOF'\n\t$(" + s + ")\n\tEOF" },
+	func(s string) string { return "echo $(cat <<EOF\n$(" + s + ")\nEOF\n)" },
+	func(s string) string { return "cat <(" + s + ")" },
+	func(s string) string { return "diff <(" + s + ") go.mod" },
+	func(s string) string { return "echo ${x:-'$(" + s + ")'}" },
+	func(s string) string { return "echo ${x#*$(" + s + ")}" },
+	func(s string) string { return "echo \"$( echo ')' ; " + s + " )\"" },
+	func(s string) string { return "echo $(case x in x) " + s + ";; esac)" },
+	func(s string) string { return "echo $( # )\n" + s + "\n)" },
+	func(s string) string { return "{" + s + ";}" },
+	func(s string) string { return "echo @(" + s + ")" },
+	func(s string) string { return "ls -- $(" + s + ")" },
+	func(s string) string { return "exec 3>&1; " + s },
+	func(s string) string { return "\\" + s },
+	func(s string) string { return "\"" + strings.Replace(s, " ", "\" ", 1) },
+	func(s string) string { return strings.Replace(s, "o", "''o", 1) },
+	func(s string) string { return "$'" + strings.Replace(s, "t", "\\164", 1) + "'" },
+	func(s string) string { return "a=(" + q(s) + "); ${a[@]}" },
+	func(s string) string { return "echo \"${a[@]}\" " + q(s) },
+	func(s string) string { return "select x in a; do " + s + "; break; done </dev/null" },
+	func(s string) string { return "until " + s + "; do break; done" },
+	func(s string) string { return "[ -n \"`" + s + "`\" ]" },
+	func(s string) string { return "printf '%s\\n' " + q(s) + " > /dev/null" },
+	func(s string) string { return "echo x > /dev/null; " + s },
+	func(s string) string { return "time -p " + s },
 }
 
 // redirectTarget is the file a payload writes, to aim other writers at.

@@ -72,23 +72,41 @@ func (rc *runCommand) workdir(w string) (string, string) {
 
 // exec runs command in its own process group and kills the whole group on
 // timeout or cancellation, so children like `sleep` in a pipeline die too.
+// Through the sandbox, a helper also confines the command's writes and
+// kills every process it leaves, detached ones included.
 func (rc *runCommand) exec(ctx context.Context, command, dir string, timeout time.Duration) Result {
+	if sb := rc.opts.Sandbox; sb != nil && sb.Refuse != "" {
+		return errResult("commands cannot run: %s", sb.Refuse)
+	}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	cmd, err := rc.command(tctx, command)
+	if err != nil {
+		return errResult("could not run the command: %v", err)
+	}
 	out := newCapWriter(rc.opts.MaxCommandOutput)
-	cmd := exec.CommandContext(tctx, "bash", "-c", command)
 	cmd.Dir = dir
 	cmd.Env = rc.env()
 	cmd.Stdout, cmd.Stderr = out, out // stdin stays nil: /dev/null
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = cmdWaitDelay
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // reap background children left in the group
 	}
 	return commandResult(out.String(), err, ctx, tctx, timeout, time.Since(start))
+}
+
+// command is bash -c command, through the sandbox when there is one.
+func (rc *runCommand) command(ctx context.Context, command string) (*exec.Cmd, error) {
+	argv := []string{"bash", "-c", command}
+	if rc.opts.Sandbox != nil {
+		return rc.opts.Sandbox.Command(ctx, argv)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = cmdWaitDelay
+	return cmd, nil
 }
 
 func commandResult(output string, err error, ctx, tctx context.Context, timeout, took time.Duration) Result {

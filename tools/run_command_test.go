@@ -11,14 +11,28 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/keel-dev/keel/tools/sandbox"
 )
 
+// TestRunCommand runs every case directly and through the sandbox.
 func TestRunCommand(t *testing.T) {
+	for name, sb := range map[string]*sandbox.Runner{"direct": nil, "sandboxed": testRunner(t, false)} {
+		t.Run(name, func(t *testing.T) { testRunCommand(t, sb) })
+	}
+}
+
+func testRunCommand(t *testing.T, sb *sandbox.Runner) {
 	ws := newTestWS(t, map[string]string{"sub dir/f.txt": "x"})
 	opts := Options{
-		Env:            []string{"PATH=" + os.Getenv("PATH"), "KEEL_API_KEY=sk-1", "OTHER_NAME=sk-2", "HOME=/h", "KEEP=yes"},
+		Env:            []string{"PATH=" + os.Getenv("PATH"), "KEEL_API_KEY=sk-1", "OTHER_NAME=sk-2", "HOME=/h", "KEEP=yes", fastRaceExit},
 		SecretEnvNames: []string{"KEEL_API_KEY"},
 		SecretValues:   []string{"sk-2", ""},
+		Sandbox:        sb,
+	}
+	killed := -1 // the exit code of a command killed at its timeout
+	if sb != nil {
+		killed = 128 + int(syscall.SIGKILL)
 	}
 	tests := []struct {
 		name  string
@@ -36,7 +50,7 @@ func TestRunCommand(t *testing.T) {
 		{"stdin closed", m{"command": "cat; echo done"}, false, 0, []string{"done"}, nil},
 		{"secrets removed", m{"command": "env"}, false, 0, []string{"KEEP=yes", "GIT_PAGER=cat"}, []string{"sk-1", "sk-2", "KEEL_API_KEY"}},
 		{"no output", m{"command": "true"}, false, 0, []string{"(no output)"}, nil},
-		{"timeout", m{"command": "echo started; sleep 20", "timeout_seconds": 1}, true, -1, []string{"started", "timed out after 1s"}, nil},
+		{"timeout", m{"command": "echo started; sleep 20", "timeout_seconds": 1}, true, killed, []string{"started", "timed out after 1s"}, nil},
 		{"timeout clamped", m{"command": "true", "timeout_seconds": 9000}, false, 0, []string{"lowered to the maximum, 600"}, nil},
 		{"negative timeout", m{"command": "true", "timeout_seconds": -1}, true, 0, []string{"must be positive"}, nil},
 		{"empty", m{"command": "  "}, true, 0, []string{"command is required"}, nil},

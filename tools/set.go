@@ -1,6 +1,10 @@
 package tools
 
-import "context"
+import (
+	"context"
+
+	"github.com/keel-dev/keel/tools/sandbox"
+)
 
 // Options configures the tools. They come in as plain values so this
 // package never depends on config or agent.
@@ -13,6 +17,9 @@ type Options struct {
 	SecretValues []string
 	// Env is the base environment of run_command; nil means os.Environ().
 	Env []string
+	// Sandbox runs commands through keel's confining helper; nil runs
+	// them directly (their process group is still killed at the end).
+	Sandbox *sandbox.Runner
 	// MaxCommandOutput caps run_command output in bytes (head and tail
 	// kept); 0 means 32 KiB.
 	MaxCommandOutput int

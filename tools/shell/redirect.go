@@ -61,7 +61,7 @@ func (a *analyser) hereDoc(body *syntax.Word) {
 		case *syntax.Lit:
 		case *syntax.ParamExp:
 			var b strings.Builder
-			a.param(x, &b, &Word{})
+			a.param(x, &b, &Word{}, true)
 		default:
 			var w Word
 			a.expansion(part, &w)

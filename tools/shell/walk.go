@@ -197,12 +197,34 @@ func (a *analyser) command(c syntax.Command) {
 	case *syntax.LetClause:
 		a.problem("let evaluates arithmetic, which can run commands hidden in variables", x)
 	case *syntax.CoprocClause:
-		a.seen("coproc runs a command in the background keel cannot follow", nil)
-		a.script.Problems[len(a.script.Problems)-1].Text = a.text(x)
-		a.nestedStmts([]*syntax.Stmt{x.Stmt})
+		a.coproc(x)
 	default:
 		a.problem("a shell construct keel does not check", c)
 	}
+}
+
+// coproc runs its command in the background. bash reads a name only
+// before a compound command (coproc NAME { …; }); the parser also takes
+// the first word of a simple command as the name (coproc bash <<< …),
+// so what runs there is not what keel would analyse.
+func (a *analyser) coproc(x *syntax.CoprocClause) {
+	if x.Name != nil && !compound(x.Stmt.Cmd) {
+		a.problem("coproc with a command keel reads differently from bash", x)
+		return
+	}
+	a.seen("coproc runs a command in the background keel cannot follow", nil)
+	a.script.Problems[len(a.script.Problems)-1].Text = a.text(x)
+	a.nestedStmts([]*syntax.Stmt{x.Stmt})
+}
+
+// compound reports a command bash accepts after coproc NAME.
+func compound(c syntax.Command) bool {
+	switch c.(type) {
+	case *syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause,
+		*syntax.CaseClause, *syntax.TestClause, *syntax.ArithmCmd:
+		return true
+	}
+	return false
 }
 
 func (a *analyser) binary(x *syntax.BinaryCmd) {

@@ -82,7 +82,7 @@ func (a *analyser) word(w *syntax.Word) Word {
 			out.Quoted = true
 			a.dblQuoted(x, &b, &out)
 		case *syntax.ParamExp:
-			a.param(x, &b, &out)
+			a.param(x, &b, &out, false)
 		default:
 			b.WriteString(a.text(part)) // shown as written; its value is unknown
 			a.expansion(part, &out)
@@ -112,7 +112,7 @@ func (a *analyser) dblQuoted(q *syntax.DblQuoted, b *strings.Builder, out *Word)
 		case *syntax.Lit:
 			b.WriteString(dblQuotedLit(x.Value))
 		case *syntax.ParamExp:
-			a.param(x, b, out)
+			a.param(x, b, out, true)
 		default:
 			b.WriteString(a.text(part))
 			a.expansion(part, out)
@@ -123,11 +123,16 @@ func (a *analyser) dblQuoted(q *syntax.DblQuoted, b *strings.Builder, out *Word)
 // param is a variable read. Only a plain $name or ${name} is allowed: its
 // value is unknown but it runs nothing. Operators (${x:-…}, ${x:=…},
 // ${a[…]}, ${!x}, ${x/…/…}, ${#x}) are problems.
-func (a *analyser) param(pe *syntax.ParamExp, b *strings.Builder, out *Word) {
+//
+// Where bash and the parser read an operator's word differently, keel
+// cannot see the code that runs: inside double quotes (and here-documents)
+// bash reads single quotes there as plain characters, so "${x:-'$(cmd)'}"
+// runs cmd; and the parser reads <(…) there as plain text, which bash runs.
+func (a *analyser) param(pe *syntax.ParamExp, b *strings.Builder, out *Word, dquoted bool) {
 	if !simpleParam(pe) {
 		b.WriteString(a.text(pe))
 		what := "a parameter expansion with an operator (${…}) can run or hide commands"
-		if arithmeticParam(pe) {
+		if arithmeticParam(pe) || dquoted && hasSingleQuotes(pe) || hidesProcSubst(pe) {
 			a.problem(what, pe) // an index, a slice or ${x@P} evaluates a variable's value as code
 		} else {
 			a.seen(what, pe)
@@ -163,6 +168,31 @@ func (a *analyser) expansion(part syntax.WordPart, out *Word) {
 func arithmeticParam(pe *syntax.ParamExp) bool {
 	return pe.Index != nil || pe.Slice != nil || pe.NestedParam != nil || pe.Flags != nil || len(pe.Modifiers) > 0 ||
 		pe.Exp != nil && strings.HasPrefix(pe.Exp.Op.String(), "@")
+}
+
+// hidesProcSubst reports <( or >( in a literal inside pe, which bash
+// runs as a process substitution and the parser keeps as text.
+func hidesProcSubst(pe *syntax.ParamExp) bool {
+	found := false
+	syntax.Walk(pe, func(n syntax.Node) bool {
+		if l, ok := n.(*syntax.Lit); ok && (strings.Contains(l.Value, "<(") || strings.Contains(l.Value, ">(")) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// hasSingleQuotes reports a '…' anywhere inside n.
+func hasSingleQuotes(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if _, ok := n.(*syntax.SglQuoted); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // simpleParam is $name or ${name} with nothing else.

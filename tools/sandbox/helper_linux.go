@@ -1,0 +1,90 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Main runs the helper when the process was started as one and exits;
+// otherwise it returns at once. Call it first in main (and in TestMain of
+// tests whose Runner points at the test binary).
+func Main() {
+	if len(os.Args) < 2 || os.Args[1] != helperArg {
+		return
+	}
+	os.Exit(helper(os.Args[2:]))
+}
+
+// helper confines itself, runs the command as its child, and when the
+// command ends (or a signal says stop) kills every process left.
+func helper(args []string) int {
+	spec, argv, err := parseHelperArgs(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "keel sandbox: %v\n", err)
+		return 126
+	}
+	// One thread does the prctls and the fork, so the child inherits them.
+	runtime.LockOSThread()
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	if err := AdoptOrphans(); err != nil {
+		fmt.Fprintf(os.Stderr, "keel sandbox: cannot become a subreaper: %v\n", err)
+	}
+	if spec.Landlock {
+		if err := confine(spec.Writable); err != nil {
+			fmt.Fprintf(os.Stderr, "keel sandbox: %v; the command was not run\n", err)
+			return 126
+		}
+	}
+	if os.Geteuid() == 0 {
+		dropInspectCaps()
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "keel sandbox: cannot start %s: %v\n", argv[0], err)
+		return 127
+	}
+	go func() {
+		<-stop
+		signalTree(os.Getpid()) // the command and everything it started; the wait below reaps
+	}()
+	code := waitChild(cmd.Process.Pid)
+	KillDescendants()
+	return code
+}
+
+// inspectCaps let root read another process's memory and environment
+// even when it is non-dumpable (CAP_PERFMON does on recent kernels).
+var inspectCaps = []uintptr{unix.CAP_SYS_PTRACE, unix.CAP_SYS_ADMIN, unix.CAP_PERFMON}
+
+// dropInspectCaps removes them from what the command can hold, so a
+// command run as root still cannot read keel's API key.
+func dropInspectCaps() {
+	for _, c := range inspectCaps {
+		_ = unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0)
+	}
+}
+
+// waitChild waits for pid, reaping the orphans re-parented meanwhile.
+func waitChild(pid int) int {
+	for {
+		var ws unix.WaitStatus
+		got, err := unix.Wait4(-1, &ws, 0, nil)
+		switch {
+		case errors.Is(err, unix.EINTR):
+			continue
+		case err != nil:
+			return 126 // ECHILD: nothing to wait for; cannot happen with a live child
+		case got == pid:
+			return exitStatus(syscall.WaitStatus(ws))
+		}
+	}
+}

@@ -1,0 +1,56 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// Main runs the helper when the process was started as one and exits;
+// otherwise it returns at once.
+func Main() {
+	if len(os.Args) < 2 || os.Args[1] != helperArg {
+		return
+	}
+	os.Exit(helper(os.Args[2:]))
+}
+
+// helper only runs the command: this system has no Landlock and no
+// subreaper; keel kills the command's process group.
+func helper(args []string) int {
+	_, argv, err := parseHelperArgs(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "keel sandbox: %v\n", err)
+		return 126
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		return exitStatus(exit.Sys().(syscall.WaitStatus))
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "keel sandbox: cannot start %s: %v\n", argv[0], err)
+		return 127
+	}
+	return 0
+}
+
+// Check reports that commands cannot be confined here.
+func Check() error { return errors.New("the sandbox needs Linux (Landlock)") }
+
+func procAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+// HideProcess does nothing outside Linux.
+func HideProcess() error { return nil }
+
+// AdoptOrphans is not available outside Linux.
+func AdoptOrphans() error { return errors.New("no child subreaper outside Linux") }
+
+// KillDescendants does nothing outside Linux.
+func KillDescendants() {}
