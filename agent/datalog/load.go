@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 
 	"github.com/keel-dev/keel/agent/llm"
 )
@@ -117,11 +118,19 @@ func (db *DB) LatestPlan(ctx context.Context, id string) (*PlanSnapshot, error) 
 }
 
 // TaskFileChanges returns the not yet undone file changes of the
-// session's last task that has any, oldest first, with their contents.
-// Undo reverts them in reverse order, then calls MarkUndone.
+// session's last task that has any, oldest first, with their contents,
+// ready for undo: it reverts them in reverse order, then calls
+// MarkUndone. Contents that held a secret were stored redacted; so that
+// undo never writes a redaction mark into a file, TaskFileChanges
+// refuses with a *SecretNotStoredError (ErrSecretNotStored) when undo
+// would have to put back such a content or find a file by a redacted
+// path, and otherwise swaps in what it can verify: for a redacted After,
+// the file's current bytes when they hash to AfterSHA256 (it reads the
+// files for that). See readyForUndo.
 func (db *DB) TaskFileChanges(ctx context.Context, sessionID string) ([]FileChange, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT id, round_seq, task_seq, tool_call_id, path, existed,
-		before, after, mode FROM file_changes
+		before, after, mode, before_sha256, after_sha256, path_redacted, before_redacted, after_redacted
+		FROM file_changes
 		WHERE session_id = ? AND undone_at IS NULL AND task_seq = (SELECT MAX(task_seq) FROM file_changes
 			WHERE session_id = ? AND undone_at IS NULL)
 		ORDER BY id`, sessionID, sessionID)
@@ -134,13 +143,17 @@ func (db *DB) TaskFileChanges(ctx context.Context, sessionID string) ([]FileChan
 		fc := FileChange{SessionID: sessionID}
 		var mode int64
 		if err := rows.Scan(&fc.ID, &fc.Round, &fc.TaskSeq, &fc.ToolCallID, &fc.Path, &fc.Existed,
-			&fc.Before, &fc.After, &mode); err != nil {
+			&fc.Before, &fc.After, &mode, &fc.BeforeSHA256, &fc.AfterSHA256,
+			&fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted); err != nil {
 			return nil, err
 		}
 		fc.Mode = uint32(mode)
 		out = append(out, fc)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load file changes of session %s: %w", sessionID, err)
+	}
+	return readyForUndo(out, os.ReadFile)
 }
 
 // LoadBodies returns the raw request and response bodies of a round, if

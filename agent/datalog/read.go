@@ -75,7 +75,7 @@ func (db *DB) ListSessions(ctx context.Context, f Filter) ([]Session, error) {
 	var args []any
 	if f.Project != "" {
 		q += ` AND project_root = ?`
-		args = append(args, f.Project)
+		args = append(args, db.red.String(f.Project)) // stored redacted
 	}
 	if !f.Since.IsZero() {
 		q += ` AND started_at >= ?`

@@ -129,19 +129,29 @@ type StateTransition struct {
 }
 
 // FileChange is one file written by a tool, with its content before and
-// after, for undo. Contents are stored unredacted so undo restores bytes.
+// after, for undo. A path or content holding a secret is stored redacted
+// and flagged (PathRedacted, BeforeRedacted, AfterRedacted); any other
+// content is stored byte for byte. The hashes are of the real contents
+// (of no bytes where there is none), so undo can check a file still
+// holds what keel wrote even when that content was not stored; see
+// TaskFileChanges. Rows written before schema version 3 have no hashes.
 type FileChange struct {
-	ID         int64     `json:"id"`
-	SessionID  string    `json:"session_id"`
-	Round      int       `json:"round"`
-	TaskSeq    int       `json:"task_seq"`
-	ToolCallID string    `json:"tool_call_id"`
-	Path       string    `json:"path"`
-	Existed    bool      `json:"existed"`
-	Before     []byte    `json:"before,omitempty"`
-	After      []byte    `json:"after,omitempty"`
-	Mode       uint32    `json:"mode"`
-	Undone     time.Time `json:"undone"`
+	ID             int64     `json:"id"`
+	SessionID      string    `json:"session_id"`
+	Round          int       `json:"round"`
+	TaskSeq        int       `json:"task_seq"`
+	ToolCallID     string    `json:"tool_call_id"`
+	Path           string    `json:"path"`
+	Existed        bool      `json:"existed"`
+	Before         []byte    `json:"before,omitempty"`
+	After          []byte    `json:"after,omitempty"`
+	Mode           uint32    `json:"mode"`
+	Undone         time.Time `json:"undone"`
+	BeforeSHA256   string    `json:"before_sha256,omitempty"` // hex
+	AfterSHA256    string    `json:"after_sha256,omitempty"`  // hex
+	PathRedacted   bool      `json:"path_redacted,omitempty"`
+	BeforeRedacted bool      `json:"before_redacted,omitempty"`
+	AfterRedacted  bool      `json:"after_redacted,omitempty"`
 }
 
 // RoundRecord is everything one round produced, committed together.

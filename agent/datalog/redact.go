@@ -1,6 +1,7 @@
 package datalog
 
 import (
+	"bytes"
 	"encoding/json"
 	"sort"
 	"strings"
@@ -9,7 +10,9 @@ import (
 // minSecretLen keeps short values ("1", "yes") from blanking ordinary text.
 const minSecretLen = 6
 
-// redactor replaces secret values with [REDACTED:NAME].
+// redactor replaces secret values with [REDACTED:NAME]. Every text the
+// writer stores goes through it (see redact_records.go), except the
+// session id, which keel makes.
 type redactor struct {
 	r *strings.Replacer // nil when there is nothing to hide
 }
@@ -41,15 +44,15 @@ func newRedactor(environ []string, explicit map[string]string) *redactor {
 }
 
 // buildReplacer orders longer values first so a secret containing another
-// is replaced whole. Each value's JSON-escaped form is covered too, since
-// arguments and messages are stored as JSON.
+// is replaced whole. Each value's JSON-escaped forms are covered too
+// (see secretForms), since arguments, messages, plans and raw bodies are
+// JSON, sometimes JSON inside JSON.
 func buildReplacer(secrets map[string]string) *strings.Replacer {
 	type pair struct{ val, name string }
 	var ps []pair
 	for v, n := range secrets {
-		ps = append(ps, pair{v, n})
-		if esc := jsonEscape(v); esc != v {
-			ps = append(ps, pair{esc, n})
+		for _, f := range secretForms(v) {
+			ps = append(ps, pair{f, markName(n)})
 		}
 	}
 	if len(ps) == 0 {
@@ -68,9 +71,63 @@ func buildReplacer(secrets map[string]string) *strings.Replacer {
 	return strings.NewReplacer(args...)
 }
 
-func jsonEscape(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b[1 : len(b)-1])
+// escapeDepth is how many times over a secret may be JSON-escaped where
+// it is stored: a JSON file's string (1) in write_file's arguments (2) in
+// a captured request body (3).
+const escapeDepth = 3
+
+// secretForms returns v and the ways JSON encoders write it inside a
+// string, escaped up to escapeDepth times: with or without HTML escaping
+// (<, >, & as \u003c...) and with "/" as "\/" (PHP and others). Each
+// form appears once; a value without characters to escape has one.
+func secretForms(v string) []string {
+	seen := map[string]bool{v: true}
+	out := []string{v}
+	level := []string{v}
+	for range escapeDepth {
+		var next []string
+		for _, f := range level {
+			for _, html := range []bool{true, false} {
+				e := jsonEscape(f, html)
+				for _, form := range []string{e, strings.ReplaceAll(e, "/", `\/`)} {
+					if !seen[form] {
+						seen[form] = true
+						out = append(out, form)
+						next = append(next, form)
+					}
+				}
+			}
+		}
+		level = next
+	}
+	return out
+}
+
+// jsonEscape returns s as it appears between the quotes of a JSON string.
+func jsonEscape(s string, html bool) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(html)
+	_ = enc.Encode(s) // a string always encodes
+	out := strings.TrimSuffix(b.String(), "\n")
+	return out[1 : len(out)-1]
+}
+
+// markName makes a secret's name safe inside the mark: the mark lands in
+// JSON text and must neither break it nor end early, so only letters,
+// digits, "_", "-" and "." are kept.
+func markName(name string) string {
+	clean := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-', r == '.':
+			return r
+		}
+		return '_'
+	}, name)
+	if clean == "" {
+		return "SECRET"
+	}
+	return clean
 }
 
 // String redacts s.
@@ -87,4 +144,18 @@ func (r *redactor) Bytes(b []byte) []byte {
 		return b
 	}
 	return []byte(r.r.Replace(string(b)))
+}
+
+// Content redacts a file's content and says whether it held a secret. A
+// content without one is returned as is, byte for byte.
+func (r *redactor) Content(b []byte) ([]byte, bool) {
+	if r == nil || r.r == nil || len(b) == 0 {
+		return b, false
+	}
+	s := string(b)
+	red := r.r.Replace(s)
+	if red == s {
+		return b, false
+	}
+	return []byte(red), true
 }

@@ -51,11 +51,10 @@ func (db *DB) StartSession(ctx context.Context, s Session) (string, error) {
 	if s.Started.IsZero() {
 		s.Started = db.opts.Now()
 	}
-	cfg := db.red.String(string(s.Config))
-	prompt := db.red.String(s.FirstPrompt)
+	r := db.red.session(s)
 	err := db.submit(ctx, "session "+s.ID, func(ctx context.Context, tx *wtx) error {
 		_, err := tx.exec(ctx, stInsertSession,
-			s.ID, s.ProjectRoot, s.Cwd, s.GitBranch, s.Provider, s.Model, cfg, prompt, nanos(s.Started))
+			r.ID, r.ProjectRoot, r.Cwd, r.GitBranch, r.Provider, r.Model, string(r.Config), r.FirstPrompt, nanos(r.Started))
 		return err
 	})
 	return s.ID, err
@@ -75,6 +74,7 @@ func (db *DB) SetFirstPrompt(ctx context.Context, id, prompt string) error {
 // round by round; non-zero totals replace them.
 func (db *DB) EndSession(ctx context.Context, id, stopReason string, totals Totals) error {
 	at := nanos(db.opts.Now())
+	stopReason = db.red.String(stopReason)
 	return db.submit(ctx, "end of session "+id, func(ctx context.Context, tx *wtx) error {
 		if _, err := tx.exec(ctx, stEndSession, at, stopReason, id); err != nil {
 			return err

@@ -29,47 +29,17 @@ func (db *DB) WriteRound(ctx context.Context, rec RoundRecord) error {
 }
 
 func (db *DB) prepareRound(rec RoundRecord) (*preparedRound, error) {
-	r := db.red
-	p := &preparedRound{rec: rec, bodies: db.opts.CaptureBodies}
+	if !db.opts.CaptureBodies {
+		rec.Request, rec.Response = nil, nil // not stored: not worth redacting
+	}
+	p := &preparedRound{rec: db.red.record(rec), bodies: db.opts.CaptureBodies}
 	for _, m := range rec.Messages {
-		m.Content = r.String(m.Content)
-		m.Reasoning = r.String(m.Reasoning)
-		if len(m.ToolCalls) > 0 {
-			calls := append(m.ToolCalls[:0:0], m.ToolCalls...)
-			for i := range calls {
-				calls[i].Arguments = r.String(calls[i].Arguments)
-			}
-			m.ToolCalls = calls
-		}
-		b, err := json.Marshal(m)
+		b, err := json.Marshal(db.red.message(m))
 		if err != nil {
 			return nil, fmt.Errorf("encode message for the datalog: %w", err)
 		}
 		p.messages = append(p.messages, string(b))
 	}
-	p.rec.ToolCalls = append([]ToolCall(nil), rec.ToolCalls...)
-	for i := range p.rec.ToolCalls {
-		tc := &p.rec.ToolCalls[i]
-		tc.Arguments = r.String(tc.Arguments)
-		tc.ResultSize = max(tc.ResultSize, len(tc.Result))
-		tc.Result = capString(r.String(tc.Result), MaxResultBytes)
-	}
-	p.rec.Interventions = append([]Intervention(nil), rec.Interventions...)
-	for i := range p.rec.Interventions {
-		iv := &p.rec.Interventions[i]
-		iv.Message, iv.Reply = r.String(iv.Message), r.String(iv.Reply)
-		iv.Figures = json.RawMessage(r.String(string(iv.Figures)))
-	}
-	p.rec.Plans = append([]PlanSnapshot(nil), rec.Plans...)
-	for i := range p.rec.Plans {
-		p.rec.Plans[i].Plan = json.RawMessage(r.String(string(p.rec.Plans[i].Plan)))
-	}
-	p.rec.Transitions = append([]StateTransition(nil), rec.Transitions...)
-	for i := range p.rec.Transitions {
-		p.rec.Transitions[i].Detail = r.String(p.rec.Transitions[i].Detail)
-	}
-	p.rec.FileChanges = append([]FileChange(nil), rec.FileChanges...)
-	p.rec.Request, p.rec.Response = r.Bytes(rec.Request), r.Bytes(rec.Response)
 	return p, nil
 }
 
@@ -189,7 +159,8 @@ func (p *preparedRound) insertFileChanges(ctx context.Context, tx *wtx) error {
 		}
 		_, err := tx.exec(ctx, stInsertFileChange,
 			p.rec.Round.SessionID, p.rec.Round.Seq, task, fc.ToolCallID, fc.Path, fc.Existed,
-			fc.Before, fc.After, int64(fc.Mode))
+			fc.Before, fc.After, int64(fc.Mode), fc.BeforeSHA256, fc.AfterSHA256,
+			fc.PathRedacted, fc.BeforeRedacted, fc.AfterRedacted)
 		if err != nil {
 			return err
 		}
