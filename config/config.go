@@ -17,6 +17,8 @@ type Config struct {
 	MaxCompactions    int                 `toml:"max_compactions"`
 	ToolOutputCap     int                 `toml:"tool_output_cap"`
 	Yolo              bool                `toml:"yolo"`
+	Sandbox           string              `toml:"sandbox"`          // SandboxAuto, SandboxOn or SandboxOff
+	SandboxWritable   []string            `toml:"sandbox_writable"` // extra writable directories, "~/" expanded
 	Providers         map[string]Provider `toml:"providers"`
 	Permissions       Permissions         `toml:"permissions"`
 	Discipline        Discipline          `toml:"discipline"`
@@ -25,6 +27,8 @@ type Config struct {
 	UI                UI                  `toml:"ui"`
 
 	sources     map[string]Source // dotted key -> where its value came from
+	ignored     map[string]Source // dotted key -> where an untrusted project set it
+	untrusted   string            // the untrusted project whose keys were ignored
 	files       []string          // config files read, in precedence order
 	dataHomeDir string            // resolved $XDG_DATA_HOME (or ~/.local/share)
 }
@@ -44,11 +48,20 @@ type Provider struct {
 }
 
 // Permissions holds the [permissions] rules, such as "run_command:go test *".
-// Deny wins over allow.
+// Deny wins over allow. EnvPassthrough names secret-looking environment
+// variables (see SecretEnvName) that run_command children may still inherit.
 type Permissions struct {
-	Allow []string `toml:"allow"`
-	Deny  []string `toml:"deny"`
+	Allow          []string `toml:"allow"`
+	Deny           []string `toml:"deny"`
+	EnvPassthrough []string `toml:"env_passthrough"`
 }
+
+// The values of the sandbox key.
+const (
+	SandboxAuto = "auto" // sandbox commands where the kernel supports it
+	SandboxOn   = "on"   // required: refuse to run commands when unsupported
+	SandboxOff  = "off"  // never sandbox commands
+)
 
 // Discipline holds the [discipline] thresholds; 0 disables a rule.
 type Discipline struct {
@@ -105,6 +118,7 @@ func Defaults() *Config {
 		CompactAt:         0.8,
 		MaxCompactions:    3,
 		ToolOutputCap:     64 << 10,
+		Sandbox:           SandboxAuto,
 		Providers: map[string]Provider{
 			"openai": {Name: "openai", BaseURL: DefaultOpenAIBaseURL, APIKeyEnv: "OPENAI_API_KEY", Model: DefaultOpenAIModel, ContextWindow: DefaultContextWindow},
 			"ollama": {Name: "ollama", BaseURL: "http://localhost:11434/v1", ContextWindow: DefaultContextWindow},
@@ -118,6 +132,7 @@ func Defaults() *Config {
 		UI:   UI{Theme: "auto"},
 	}
 	c.sources = map[string]Source{}
+	c.ignored = map[string]Source{}
 	return c
 }
 

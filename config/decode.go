@@ -13,21 +13,23 @@ import (
 // fileDecoder applies one decoded TOML document onto a Config, collecting
 // type errors and unknown-key warnings with their positions.
 type fileDecoder struct {
-	cfg      *Config
-	path     string
-	pos      positions
-	errs     []error
-	warnings []Warning
+	cfg       *Config
+	path      string
+	untrusted string // the project directory when the file is an untrusted project's
+	pos       positions
+	errs      []error
+	warnings  []Warning
 }
 
 // applyFile overlays the document data, read from path, onto c. A syntax
-// error stops at once; type errors are all collected.
-func applyFile(c *Config, path string, data []byte) ([]Warning, error) {
+// error stops at once; type errors are all collected. When untrusted names
+// a project directory, the keys that need trust are ignored with a warning.
+func applyFile(c *Config, path, untrusted string, data []byte) ([]Warning, error) {
 	var doc map[string]any
 	if err := toml.Unmarshal(data, &doc); err != nil {
 		return nil, syntaxError(path, err)
 	}
-	d := &fileDecoder{cfg: c, path: path, pos: keyPositions(data)}
+	d := &fileDecoder{cfg: c, path: path, untrusted: untrusted, pos: keyPositions(data)}
 	d.table(nil, doc)
 	c.files = append(c.files, path)
 	return d.warnings, errors.Join(d.errs...)
@@ -66,6 +68,9 @@ func (d *fileDecoder) table(prefix []string, m map[string]any) {
 				d.unknown(parts)
 				continue
 			}
+			if d.refuse(parts, needsTrust(key)) {
+				continue
+			}
 			d.set(parts, f.typ, f.ptr(d.cfg), v)
 		}
 	}
@@ -90,6 +95,9 @@ func (d *fileDecoder) providers(m map[string]any) {
 			f, ok := lookupProviderField(k)
 			if !ok {
 				d.unknown(kp)
+				continue
+			}
+			if d.refuse(kp, providerNeedsTrust(k)) {
 				continue
 			}
 			d.set(kp, f.typ, f.ptr(&p), sub[k])

@@ -6,6 +6,11 @@
 // the git root), the environment (KEEL_*, OPENAI_BASE_URL), then flags. With
 // --config only that file is read.
 //
+// A project file is the repository's, not the user's: until the user trusts
+// its directory (keel trust, stored in trusted.toml beside the user file),
+// the keys that run commands without asking or redirect the API key are
+// ignored there with a warning (trust.go, truststore.go).
+//
 // One schema (schema.go) drives decoding, validation, Render and
 // InitTemplate. go-toml/v2 decodes each document into generic values; the
 // unstable parser API locates every key, so a wrong type, an out-of-range

@@ -53,16 +53,29 @@ func errorAt(src Source, key, format string, args ...any) *Error {
 	return e
 }
 
-// Warning is a problem that does not stop keel, such as an unknown key.
+// Warning is a problem that does not stop keel: an unknown key, or a key
+// an untrusted project file may not set (Project is then that project's
+// directory, which "keel trust" would trust).
 type Warning struct {
 	Path       string
 	Line, Col  int
 	Key        string // dotted key as written
 	Suggestion string // a close known key, or empty
+	Project    string // set when Key was ignored because Project is not trusted
 }
 
-// String reads "path:line:col: unknown key "x" is ignored (did you mean "y"?)".
+// Untrusted reports whether the warning is about a key ignored because the
+// project is not trusted.
+func (w Warning) Untrusted() bool { return w.Project != "" }
+
+// String reads "path:line:col: unknown key "x" is ignored (did you mean "y"?)"
+// or "path:line:col: yolo is ignored: this project is not trusted (run
+// "keel trust" to trust DIR)".
 func (w Warning) String() string {
+	if w.Untrusted() {
+		return fmt.Sprintf("%s:%d:%d: %s is ignored: this project is not trusted (run \"keel trust\" to trust %s)",
+			w.Path, w.Line, w.Col, w.Key, w.Project)
+	}
 	msg := fmt.Sprintf("%s:%d:%d: unknown key %q is ignored", w.Path, w.Line, w.Col, w.Key)
 	if w.Suggestion != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", w.Suggestion)

@@ -72,3 +72,11 @@ func values(c *Config) Config {
 
 // lines joins lines with newlines, for readable TOML in tables.
 func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
+
+// trust records the world's project as trusted in the user's trust file.
+func (w *world) trust(t *testing.T) {
+	t.Helper()
+	if _, err := NewTrustStore(w.env.get).Add(w.root); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -10,7 +10,8 @@ import (
 )
 
 // LoadOptions says where Load looks. Zero values fall back to the process:
-// Cwd to os.Getwd, Getenv to os.Getenv; tests set both.
+// Cwd to os.Getwd, Getenv to os.Getenv; tests set both. Getenv also finds
+// the user's files: config.toml and trusted.toml (see NewTrustStore).
 type LoadOptions struct {
 	ConfigFile string              // --config: read only this file (it must exist)
 	Cwd        string              // start of the project file search
@@ -36,14 +37,18 @@ func (o LoadOptions) withDefaults() LoadOptions {
 // file < environment < flags, or defaults < ConfigFile < environment < flags
 // when ConfigFile is set. Unknown keys are warnings; bad values are errors
 // that match ErrInvalid and carry their file:line:col when they came from a
-// file. A missing user or project file is not an error.
+// file. A missing user or project file is not an error. The project file
+// may set the keys that need trust (TrustedKeys) only when the user's
+// TrustStore lists its project: otherwise each is ignored with a Warning
+// and keeps its lower layer's value. The user file and ConfigFile may set
+// every key.
 func Load(opts LoadOptions) (*Config, []Warning, error) {
 	opts = opts.withDefaults()
 	c := Defaults()
 	c.dataHomeDir = xdgDir(opts.Getenv, "XDG_DATA_HOME", filepath.Join(".local", "share"))
 	var warnings []Warning
 	for _, f := range configFiles(opts) {
-		w, err := loadFile(c, f.path, f.required)
+		w, err := loadFile(c, f, opts.Getenv)
 		warnings = append(warnings, w...)
 		if err != nil {
 			return nil, warnings, err
@@ -56,6 +61,9 @@ func Load(opts LoadOptions) (*Config, []Warning, error) {
 		return nil, warnings, err
 	}
 	c.Datalog.Path = expandHome(c.Datalog.Path, opts.Getenv)
+	for i, d := range c.SandboxWritable {
+		c.SandboxWritable[i] = expandHome(d, opts.Getenv)
+	}
 	if err := validate(c); err != nil {
 		return nil, warnings, err
 	}
@@ -66,33 +74,40 @@ func Load(opts LoadOptions) (*Config, []Warning, error) {
 type configFile struct {
 	path     string
 	required bool
+	project  bool // found by the project search: the keys needing trust need it
 }
 
 // configFiles lists the files to read, lowest precedence first.
 func configFiles(opts LoadOptions) []configFile {
 	if opts.ConfigFile != "" {
-		return []configFile{{opts.ConfigFile, true}}
+		return []configFile{{opts.ConfigFile, true, false}}
 	}
 	var files []configFile
 	if u := userConfigPath(opts.Getenv); u != "" {
-		files = append(files, configFile{u, false})
+		files = append(files, configFile{u, false, false})
 	}
-	if p := projectConfigPath(opts.Cwd); p != "" {
-		files = append(files, configFile{p, false})
+	if p := projectConfigPath(opts.Cwd); p != "" && !sameFile(p, userConfigPath(opts.Getenv)) {
+		files = append(files, configFile{p, false, true})
 	}
 	return files
 }
 
 // loadFile reads and applies one file; a missing optional file is skipped.
-func loadFile(c *Config, path string, required bool) ([]Warning, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) && !required {
+// A project file's directory is looked up in the user's trust file only
+// when there is a project file.
+func loadFile(c *Config, f configFile, getenv func(string) string) ([]Warning, error) {
+	data, err := os.ReadFile(f.path)
+	if errors.Is(err, fs.ErrNotExist) && !f.required {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Error{Path: path, Msg: fmt.Sprintf("cannot read the configuration file: %v", unwrapPath(err))}
+		return nil, &Error{Path: f.path, Msg: fmt.Sprintf("cannot read the configuration file: %v", unwrapPath(err))}
 	}
-	return applyFile(c, path, data)
+	untrusted := ""
+	if f.project {
+		untrusted = untrustedProject(f.path, getenv)
+	}
+	return applyFile(c, f.path, untrusted, data)
 }
 
 // unwrapPath drops the path from an *fs.PathError, which Error already shows.

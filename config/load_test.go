@@ -13,6 +13,7 @@ type layers struct {
 	user, project string
 	env           fakeEnv
 	flags         []Override
+	trusted       bool // the user trusts the project
 }
 
 func TestPrecedence(t *testing.T) {
@@ -55,6 +56,7 @@ func TestPrecedence(t *testing.T) {
 			{"providers.openai.base_url", baseURL, "http://user/v1", "user:6"},
 		}},
 		{"project file beats user file", layers{
+			trusted: true,
 			user:    lines(`reflection_cadence = 5`, `max_turns = 50`, `model = "u"`),
 			project: lines(`model = "p"`, `reflection_cadence = 7`, `[providers.openai]`, `base_url = "http://proj/v1"`),
 		}, []check{
@@ -64,6 +66,7 @@ func TestPrecedence(t *testing.T) {
 			{"providers.openai.base_url", baseURL, "http://proj/v1", "project:4"},
 		}},
 		{"environment beats files", layers{
+			trusted: true,
 			user:    lines(`reflection_cadence = 5`, `yolo = false`, `default_provider = "openai"`),
 			project: lines(`reflection_cadence = 7`, `max_turns = 9`, `[providers.openai]`, `base_url = "http://proj/v1"`),
 			env: fakeEnv{"KEEL_REFLECTION_CADENCE": "8", "KEEL_MAX_TURNS": "20", "KEEL_MODEL": "e",
@@ -102,6 +105,9 @@ func TestPrecedence(t *testing.T) {
 			}
 			for k, v := range tt.in.env {
 				w.env[k] = v
+			}
+			if tt.in.trusted {
+				w.trust(t)
 			}
 			c, warns := w.load(t, tt.in.flags...)
 			if len(warns) != 0 {

@@ -23,9 +23,22 @@ func (c *Config) Provider(name string) (Provider, error) {
 		return Provider{}, &Error{Key: "default_provider",
 			Msg: fmt.Sprintf("provider %q is not configured; use one of %s", name, c.providerList())}
 	}
+	if p.BaseURL == "" && c.baseURLIgnored(name) {
+		src, _ := c.IgnoredSource(providerKey(name, "base_url"))
+		return Provider{}, &Error{Key: providerKey(name, "base_url"),
+			Msg: fmt.Sprintf("provider %q has no base_url: the one %s sets is ignored because this project is not trusted; run \"keel trust\" to trust %s, or define the provider in your own configuration",
+				name, src, c.untrusted)}
+	}
 	p.Name = name
 	p.Fallback = slices.Clone(p.Fallback)
 	return p, nil
+}
+
+// baseURLIgnored reports whether an untrusted project set the provider's
+// base_url, which Load ignored.
+func (c *Config) baseURLIgnored(name string) bool {
+	_, ok := c.ignored[providerKey(name, "base_url")]
+	return ok
 }
 
 // ActiveProvider returns default_provider (already overridden by

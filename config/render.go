@@ -19,6 +19,10 @@ func Render(c *Config) string {
 	for _, f := range c.files {
 		fmt.Fprintf(&b, "# read %s\n", f)
 	}
+	if c.untrusted != "" {
+		fmt.Fprintf(&b, "# %s is not trusted: its .keel/config.toml may not set %s (run \"keel trust\" to trust it)\n",
+			commentSafe(c.untrusted), strings.Join(TrustedKeys(), ", "))
+	}
 	section := ""
 	for _, f := range fields {
 		if s, _, ok := strings.Cut(f.key, "."); ok && s != section {
@@ -26,7 +30,7 @@ func Render(c *Config) string {
 			fmt.Fprintf(&b, "\n[%s]\n", s)
 		}
 		name := f.key[strings.LastIndexByte(f.key, '.')+1:]
-		src := c.Source(f.key).String()
+		src := c.sourceNote(f.key)
 		if f.key == "datalog.path" && c.Datalog.Path == "" {
 			src += ", which means " + c.DatalogPath()
 		}
@@ -40,10 +44,20 @@ func Render(c *Config) string {
 			if f.key == "api_key" && p.APIKey != "" {
 				v = `"***"`
 			}
-			writeLine(&b, f.key, v, c.Source(providerKey(name, f.key)).String())
+			writeLine(&b, f.key, v, c.sourceNote(providerKey(name, f.key)))
 		}
 	}
 	return b.String()
+}
+
+// sourceNote is the comment after a key's value: its source, and the
+// untrusted project setting Load ignored, if any.
+func (c *Config) sourceNote(key string) string {
+	src := c.Source(key).String()
+	if ig, ok := c.ignored[key]; ok {
+		src += "; IGNORED " + ig.String() + " (project not trusted)"
+	}
+	return src
 }
 
 // writeLine writes `key = value  # source`.

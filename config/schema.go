@@ -46,9 +46,12 @@ var fields = []field{
 	{"max_compactions", kindInt, "compactions per task before stopping with context_overflow", func(c *Config) any { return &c.MaxCompactions }},
 	{"tool_output_cap", kindInt, "bytes of tool output sent to the model (head and tail kept)", func(c *Config) any { return &c.ToolOutputCap }},
 	{"yolo", kindBool, "allow every tool call without asking (never .git/ or outside-workspace writes)", func(c *Config) any { return &c.Yolo }},
+	{"sandbox", kindString, `run commands in a sandbox: "auto" (where the kernel supports it), "on" (required) or "off"`, func(c *Config) any { return &c.Sandbox }},
+	{"sandbox_writable", kindStrings, "directories sandboxed commands may also write to (besides the workspace, temp and caches)", func(c *Config) any { return &c.SandboxWritable }},
 
 	{"permissions.allow", kindStrings, `rules allowed without asking, e.g. "edit_file", "run_command:go test *"`, func(c *Config) any { return &c.Permissions.Allow }},
 	{"permissions.deny", kindStrings, "rules always denied; deny wins over allow", func(c *Config) any { return &c.Permissions.Deny }},
+	{"permissions.env_passthrough", kindStrings, `secret-looking variables (*_KEY, *_TOKEN...) commands may still inherit, e.g. "NPM_TOKEN"`, func(c *Config) any { return &c.Permissions.EnvPassthrough }},
 
 	{"discipline.reread", kindInt, "note at this many re-reads of an unchanged region; 0 disables", func(c *Config) any { return &c.Discipline.Reread }},
 	{"discipline.repeat_warn", kindInt, "warn at this many identical calls with identical results; 0 disables", func(c *Config) any { return &c.Discipline.RepeatWarn }},

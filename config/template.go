@@ -17,6 +17,9 @@ const templateHeader = `# keel configuration (written by "keel config init").
 # .keel/config.toml (from the working directory up to the git root), the
 # environment (KEEL_MODEL, KEEL_PROVIDER, KEEL_REFLECTION_CADENCE,
 # KEEL_MAX_TURNS, KEEL_MAX_TOOL_CALLS, KEEL_YOLO, OPENAI_BASE_URL), then flags.
+# A project's file may not set yolo, permissions.allow, permissions.env_passthrough,
+# sandbox, sandbox_writable or a provider's base_url, api_key_env and api_key
+# until you run "keel trust" in it; this file and --config FILE may.
 # "keel config" shows the values in effect and where each came from.
 `
 
@@ -68,7 +71,7 @@ func UserConfigPath(getenv func(string) string) string {
 // overwrites: an existing file is an error. The file is private (0600)
 // because it may come to hold an api_key.
 func WriteInit(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create the directory for %s: %w", path, err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -21,6 +22,7 @@ func validate(c *Config) error {
 	for _, f := range fields {
 		add(checkField(c, f))
 	}
+	add(checkWritable(c))
 	if _, ok := c.Providers[c.DefaultProvider]; !ok {
 		add(errorAt(c.Source("default_provider"), "default_provider",
 			"default_provider %q is not a configured provider; use one of %s or add a [providers.%s] table",
@@ -54,6 +56,21 @@ func checkField(c *Config, f field) *Error {
 		if f.key == "ui.theme" && !slices.Contains([]string{"auto", "dark", "light"}, *v) {
 			return errorAt(src, f.key, `ui.theme must be "auto", "dark" or "light", not %q`, *v)
 		}
+		if f.key == "sandbox" && !slices.Contains([]string{SandboxAuto, SandboxOn, SandboxOff}, *v) {
+			return errorAt(src, f.key, `sandbox must be "auto", "on" or "off", not %q`, *v)
+		}
+	}
+	return nil
+}
+
+// checkWritable requires every sandbox_writable entry to be an absolute
+// directory once "~/" is expanded.
+func checkWritable(c *Config) *Error {
+	for _, d := range c.SandboxWritable {
+		if !filepath.IsAbs(d) {
+			return errorAt(c.Source("sandbox_writable"), "sandbox_writable",
+				`sandbox_writable must list absolute directories (or ones starting with "~/"), not %q`, short(d))
+		}
 	}
 	return nil
 }
@@ -62,14 +79,7 @@ func checkField(c *Config, f field) *Error {
 func checkProvider(c *Config, p Provider) []*Error {
 	var errs []*Error
 	at := func(k string) Source { return c.Source(providerKey(p.Name, k)) }
-	if p.BaseURL == "" {
-		src := c.Source("providers." + p.Name)
-		errs = append(errs, errorAt(src, providerKey(p.Name, "base_url"),
-			"provider %q has no base_url; set it to the server's OpenAI-compatible endpoint, e.g. \"http://localhost:8000/v1\"", p.Name))
-	} else if u, err := url.Parse(p.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		errs = append(errs, errorAt(at("base_url"), providerKey(p.Name, "base_url"),
-			"%s must be an http or https URL, not %q", providerKey(p.Name, "base_url"), short(p.BaseURL)))
-	}
+	errs = append(errs, checkBaseURL(c, p)...)
 	if p.ContextWindow <= 0 {
 		errs = append(errs, errorAt(at("context_window"), providerKey(p.Name, "context_window"),
 			"%s must be a positive number of tokens, not %d", providerKey(p.Name, "context_window"), p.ContextWindow))
@@ -92,6 +102,24 @@ func checkProvider(c *Config, p Provider) []*Error {
 		}
 	}
 	return errs
+}
+
+// checkBaseURL requires an http(s) base_url. A provider whose base_url an
+// untrusted project set has none and is not an error here: it cannot be
+// used, and Provider says why when it is.
+func checkBaseURL(c *Config, p Provider) []*Error {
+	key := providerKey(p.Name, "base_url")
+	switch {
+	case p.BaseURL == "" && c.baseURLIgnored(p.Name):
+		return nil
+	case p.BaseURL == "":
+		return []*Error{errorAt(c.Source("providers."+p.Name), key,
+			"provider %q has no base_url; set it to the server's OpenAI-compatible endpoint, e.g. \"http://localhost:8000/v1\"", p.Name)}
+	}
+	if u, err := url.Parse(p.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return []*Error{errorAt(c.Source(key), key, "%s must be an http or https URL, not %q", key, short(p.BaseURL))}
+	}
+	return nil
 }
 
 // providerList formats the provider names for messages.
