@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/keel-dev/keel/termtext"
 )
 
 // Output formats of headless mode.
@@ -25,11 +27,15 @@ type Headless struct {
 
 // Run submits prompt, consumes the session's events until the task stops,
 // and writes the result in the chosen format. Cancelling ctx cancels the task.
+//
+// Nothing the model or a tool wrote reaches the terminal as a control
+// sequence: text output passes through termtext.Sanitize, and JSON output
+// escapes the C1 controls encoding/json leaves raw (termtext.NewJSONWriter).
 func (h Headless) Run(ctx context.Context, s *Session, prompt string) (TaskStopped, error) {
 	if err := s.Submit(ctx, prompt); err != nil {
 		return TaskStopped{}, err
 	}
-	enc := json.NewEncoder(h.Stdout)
+	enc := json.NewEncoder(termtext.NewJSONWriter(h.Stdout))
 	for ev := range s.Events() {
 		switch h.Format {
 		case FormatStreamJSON:
@@ -40,7 +46,7 @@ func (h Headless) Run(ctx context.Context, s *Session, prompt string) (TaskStopp
 			h.progress(ev)
 		case FormatJSON:
 			if n, ok := ev.(Notice); ok {
-				fmt.Fprintln(h.Stderr, "keel: "+n.Text) // stdout holds only the result
+				fmt.Fprintln(h.Stderr, "keel: "+termtext.Sanitize(n.Text)) // stdout holds only the result
 			}
 		}
 		if stopped, ok := ev.(TaskStopped); ok {
@@ -60,19 +66,21 @@ func (h Headless) finish(enc *json.Encoder, s *Session, st TaskStopped) error {
 		return enc.Encode(res)
 	default:
 		if st.Result != "" {
-			_, err := fmt.Fprintln(h.Stdout, strings.TrimRight(st.Result, "\n"))
+			_, err := fmt.Fprintln(h.Stdout, strings.TrimRight(termtext.Sanitize(st.Result), "\n"))
 			return err
 		}
 		return nil
 	}
 }
 
-// progress writes one line per notable event to stderr (text format).
+// progress writes one line per notable event to stderr (text format),
+// sanitised: call subjects, reasons and messages carry the model's text.
 func (h Headless) progress(ev Event) {
 	var line string
 	switch e := ev.(type) {
 	case ToolFinished:
-		line = fmt.Sprintf("%s %s %s (%s)", toolMark(e), e.Name, abbreviate(callSubject(e.Args), 80), shortDuration(e.Duration))
+		subject := abbreviate(termtext.Sanitize(callSubject(e.Args)), 80)
+		line = fmt.Sprintf("%s %s %s (%s)", toolMark(e), e.Name, subject, shortDuration(e.Duration))
 		if e.Denied {
 			line += ": " + e.DenyReason
 		}
@@ -88,7 +96,7 @@ func (h Headless) progress(ev Event) {
 		}
 	}
 	if line != "" {
-		fmt.Fprintln(h.Stderr, line)
+		fmt.Fprintln(h.Stderr, termtext.Sanitize(line))
 	}
 }
 

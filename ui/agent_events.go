@@ -99,9 +99,10 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// apply routes one event to the part of the UI it changes.
+// apply routes one event to the part of the UI it changes, its text
+// sanitised first (cleanEvent).
 func (m *Model) apply(ev agent.Event) {
-	switch ev := ev.(type) {
+	switch ev := cleanEvent(ev).(type) {
 	case agent.TextDelta:
 		m.textDelta(ev.Text)
 	case agent.ReasoningDelta:

@@ -47,12 +47,14 @@ type answer struct {
 
 // Ask implements agent.Gate: it shows the permission dialog and waits.
 func (b *Bridge) Ask(ctx context.Context, req agent.PermissionRequest) (agent.PermissionReply, error) {
+	req = cleanPermission(req) // a copy, for display
 	a, err := b.ask(ctx, &request{perm: &req})
 	return a.perm, err
 }
 
 // AskGuard implements agent.Asker: it shows the guard's question and waits.
 func (b *Bridge) AskGuard(ctx context.Context, in agent.Intervention) (agent.GuardAnswer, error) {
+	in = cleanIntervention(in)
 	a, err := b.ask(ctx, &request{guard: &in})
 	return a.guard, err
 }
@@ -60,6 +62,7 @@ func (b *Bridge) AskGuard(ctx context.Context, in agent.Intervention) (agent.Gua
 // ConfirmPlan implements agent.PlanConfirmer: it shows the plan for
 // approval before its first side effect and waits.
 func (b *Bridge) ConfirmPlan(ctx context.Context, p agent.Plan) (agent.PlanVerdict, error) {
+	p = cleanPlan(p)
 	a, err := b.ask(ctx, &request{plan: &p})
 	return a.plan, err
 }

@@ -9,7 +9,9 @@ import (
 	"github.com/keel-dev/keel/agent/datalog"
 )
 
-// view renders the browser for width × height.
+// view renders the browser for width × height. What the datalog holds is
+// the model's and the tools' text: every piece of it is sanitised (clean,
+// oneLine, keyArgument) before it is styled.
 func (b *browser) view(r *renderer, width, height int) string {
 	st := r.st
 	var title, help string
@@ -26,12 +28,12 @@ func (b *browser) view(r *renderer, width, height int) string {
 		body = b.sessionLines(r, width, height-3)
 	case levelRounds:
 		s := b.detail.Session
-		title = fmt.Sprintf("Session %s · %s/%s · %d rounds", datalog.ShortID(s.ID), s.Provider, s.Model, len(b.detail.Rounds))
+		title = clean(fmt.Sprintf("Session %s · %s/%s · %d rounds", datalog.ShortID(s.ID), s.Provider, s.Model, len(b.detail.Rounds)))
 		help = "↑/↓ move · enter open round · r resume · esc back"
 		body = b.roundLines(r, width, height-3)
 	case levelRound:
 		rd := b.detail.Rounds[b.cursor]
-		title = fmt.Sprintf("Round %d of session %s", rd.Round.Seq, datalog.ShortID(b.detail.Session.ID))
+		title = clean(fmt.Sprintf("Round %d of session %s", rd.Round.Seq, datalog.ShortID(b.detail.Session.ID)))
 		help = "↑/↓ PgUp/PgDn scroll · r resume · esc back"
 		body = b.roundDetail(r, width, height-3)
 	}
@@ -68,7 +70,7 @@ func (b *browser) sessionLines(r *renderer, width, height int) []string {
 	for i := b.listTop; i < len(fs) && len(out) < height; i++ {
 		s := fs[i]
 		row := fmt.Sprintf("%s  %s  %-20s %4d rounds  %s  %s", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
-			ansi.Truncate(s.Provider+"/"+s.Model, 20, "…"), s.Totals.Rounds, oneLine(s.FirstPrompt), r.st.Dim.Render("· "+s.StopReason))
+			ansi.Truncate(oneLine(s.Provider+"/"+s.Model), 20, "…"), s.Totals.Rounds, oneLine(s.FirstPrompt), r.st.Dim.Render("· "+oneLine(s.StopReason)))
 		out = append(out, r.cursorLine(i == b.cursor, row, width))
 	}
 	return out
@@ -116,7 +118,7 @@ func (b *browser) roundSummary(r *renderer, i, width int) []string {
 	rd := b.detail.Rounds[i]
 	rr := rd.Round
 	head := fmt.Sprintf("round %d · task %d · %s · in %s out %s · %s", rr.Seq, rr.TaskSeq, formatDuration(rr.Duration),
-		humanTokens(rr.TokensIn), humanTokens(rr.TokensOut), rr.FinishReason)
+		humanTokens(rr.TokensIn), humanTokens(rr.TokensOut), oneLine(rr.FinishReason))
 	out := []string{r.cursorLine(i == b.cursor, head, width)}
 	sub := func(s string) { out = append(out, "    "+ansi.Truncate(s, width-6, "…")) }
 	for _, tc := range rd.ToolCalls {
@@ -127,13 +129,13 @@ func (b *browser) roundSummary(r *renderer, i, width int) []string {
 		if tc.Permission == "deny" {
 			icon = r.st.Warn.Render("⊘")
 		}
-		sub(icon + " " + tc.Name + " " + keyArgument(tc.Name, tc.Arguments) + r.st.Dim.Render(" "+formatDuration(tc.Duration)))
+		sub(icon + " " + oneLine(tc.Name) + " " + keyArgument(tc.Name, tc.Arguments) + r.st.Dim.Render(" "+formatDuration(tc.Duration)))
 	}
 	for _, iv := range rd.Interventions {
-		sub(r.st.Warn.Render("◆ "+iv.Kind) + fmt.Sprintf(" at call %d", iv.AtToolCall))
+		sub(r.st.Warn.Render("◆ "+oneLine(iv.Kind)) + fmt.Sprintf(" at call %d", iv.AtToolCall))
 	}
 	for _, p := range rd.Plans {
-		sub(r.st.Accent.Render("▤ plan") + fmt.Sprintf(" attempt %d %s", p.Attempt, p.Status))
+		sub(r.st.Accent.Render("▤ plan") + fmt.Sprintf(" attempt %d %s", p.Attempt, oneLine(p.Status)))
 	}
 	return out
 }
@@ -151,7 +153,8 @@ func (b *browser) roundDetail(r *renderer, width, height int) []string {
 func roundFull(r *renderer, rd *datalog.RoundDetail, width int) []string {
 	rr := rd.Round
 	var out []string
-	add := func(style styleRenderer, s string) { out = append(out, wrapStyled(style, s, width)...) }
+	add := func(style styleRenderer, s string) { out = append(out, wrapStyled(style, clean(s), width)...) }
+	head := func(style styleRenderer, s string) { out = append(out, "", style.Render(oneLine(s))) }
 	add(r.st.Dim, fmt.Sprintf("task %d · started %s · %s (first token %s) · in %d out %d cached %d · $%.4f · finish %s · retries %d",
 		rr.TaskSeq, rr.Started.Local().Format(time.DateTime), formatDuration(rr.Duration), formatDuration(rr.FirstToken),
 		rr.TokensIn, rr.TokensOut, rr.TokensCached, rr.Cost, rr.FinishReason, rr.Retries))
@@ -162,23 +165,23 @@ func roundFull(r *renderer, rd *datalog.RoundDetail, width int) []string {
 		if strings.TrimSpace(m.Msg.Content) == "" {
 			continue
 		}
-		out = append(out, "", r.st.Bold.Render(string(m.Msg.Role)))
+		head(r.st.Bold, string(m.Msg.Role))
 		add(r.st.Status, m.Msg.Content)
 	}
 	for _, tc := range rd.ToolCalls {
-		out = append(out, "", r.st.Bold.Render(fmt.Sprintf("tool %s · %s · %s by %s", tc.Name, formatDuration(tc.Duration), tc.Permission, tc.DecidedBy)))
+		head(r.st.Bold, fmt.Sprintf("tool %s · %s · %s by %s", tc.Name, formatDuration(tc.Duration), tc.Permission, tc.DecidedBy))
 		add(r.st.Dim, tc.Arguments)
 		add(r.st.Status, tc.Result)
 	}
 	for _, iv := range rd.Interventions {
-		out = append(out, "", r.st.Warn.Render(fmt.Sprintf("intervention %s at call %d %s", iv.Kind, iv.AtToolCall, iv.Figures)))
+		head(r.st.Warn, fmt.Sprintf("intervention %s at call %d %s", iv.Kind, iv.AtToolCall, iv.Figures))
 		add(r.st.Status, iv.Message)
 		if iv.Reply != "" {
 			add(r.st.Dim, "reply: "+iv.Reply)
 		}
 	}
 	for _, p := range rd.Plans {
-		out = append(out, "", r.st.Accent.Render(fmt.Sprintf("plan attempt %d %s", p.Attempt, p.Status)))
+		head(r.st.Accent, fmt.Sprintf("plan attempt %d %s", p.Attempt, p.Status))
 		add(r.st.Dim, string(p.Plan))
 	}
 	for _, fc := range rd.FileChanges {

@@ -232,7 +232,9 @@ func (d *dialogs) planLines(st Styles, p *agent.Plan, width int) []string {
 }
 
 // editPreview is a diff-like preview of an edit or a write, from its
-// arguments, so the user sees what will change before allowing it.
+// arguments, so the user sees what will change before allowing it. The
+// decoded strings are sanitised: JSON escapes such as \u001b decode to
+// the control characters themselves.
 func editPreview(tool, args string) string {
 	var a struct {
 		Old     *string `json:"old_string"`
@@ -244,7 +246,7 @@ func editPreview(tool, args string) string {
 	}
 	var b strings.Builder
 	prefix := func(text, mark string) {
-		for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		for _, l := range strings.Split(strings.TrimRight(clean(text), "\n"), "\n") {
 			b.WriteString(mark + l + "\n")
 		}
 	}

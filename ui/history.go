@@ -35,9 +35,9 @@ func (m *Model) historyAssistant(msg llm.Message, results map[string]llm.Message
 		m.tr.add(&entry{kind: kindAssistant, text: msg.Content})
 	}
 	for _, c := range msg.ToolCalls {
-		t := &toolCall{id: c.ID, name: c.Name, args: c.Arguments, state: toolOK}
+		t := &toolCall{id: c.ID, name: clean(c.Name), args: clean(c.Arguments), state: toolOK}
 		if r, ok := results[c.ID]; ok {
-			t.output = r.Content
+			t.output = clean(r.Content)
 		}
 		m.tr.add(&entry{kind: kindTool, tool: t})
 	}

@@ -27,35 +27,37 @@ var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 func (r *renderer) spinner() string { return spinnerFrames[r.frame%len(spinnerFrames)] }
 
 // lines renders e for width columns (the gutter is added by the caller).
-// Every entry ends with one blank line, the gap to the next.
+// Every entry ends with one blank line, the gap to the next. The entry's
+// text is sanitised here, whole: a streamed answer's deltas may split an
+// escape sequence.
 func (r *renderer) lines(e *entry, width int) []string {
 	var out []string
+	text := clean(e.text)
 	switch e.kind {
 	case kindUser:
-		out = r.user(e, width)
+		out = r.user(e, text, width)
 	case kindAssistant:
 		if e.streaming {
-			out = e.stream.lines(r.md, e.text, width)
+			out = e.stream.lines(r.md, text, width)
 		} else {
-			out = r.md.render(e.text, width)
+			out = r.md.render(text, width)
 		}
 	case kindReasoning:
-		out = r.reasoning(e, width)
+		out = r.reasoning(e, text, width)
 	case kindTool:
 		out = r.tool(e, width)
 	case kindCard:
 		out = r.card(e, width)
 	case kindError:
-		out = wrapStyled(r.st.ErrorCard, "✗ "+e.text, width)
+		out = wrapStyled(r.st.ErrorCard, "✗ "+text, width)
 	case kindNotice:
-		out = wrapStyled(r.st.Dim, "· "+e.text, width)
+		out = wrapStyled(r.st.Dim, "· "+text, width)
 	}
 	return append(out, "")
 }
 
-func (r *renderer) user(e *entry, width int) []string {
+func (r *renderer) user(e *entry, text string, width int) []string {
 	mark := r.st.User.Render("›") + " "
-	text := e.text
 	if e.queued {
 		text += "  (queued)"
 	}
@@ -74,8 +76,8 @@ func (r *renderer) user(e *entry, width int) []string {
 	return wrapped
 }
 
-func (r *renderer) reasoning(e *entry, width int) []string {
-	first := strings.TrimSpace(e.text)
+func (r *renderer) reasoning(e *entry, text string, width int) []string {
+	first := strings.TrimSpace(text)
 	if i := strings.IndexByte(first, '\n'); i >= 0 {
 		first = first[:i]
 	}
@@ -85,7 +87,7 @@ func (r *renderer) reasoning(e *entry, width int) []string {
 	}
 	out := []string{r.st.Dim.Render(ansi.Truncate(head, width, "…"))}
 	if e.expanded {
-		out = append(out, wrapStyled(r.st.Dim.Italic(true), e.text, width-2)...)
+		out = append(out, wrapStyled(r.st.Dim.Italic(true), text, width-2)...)
 		indent(out[1:], "  ")
 	}
 	return out
@@ -221,8 +223,9 @@ func keyArgument(tool, args string) string {
 	return oneLine(strings.Join(parts, " "))
 }
 
+// oneLine makes s one sanitised line.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(clean(s)), " ")
 }
 
 // formatDuration shows a duration short and stable: 12ms, 1.4s, 2m05s.

@@ -175,11 +175,13 @@ func (t *transcript) withGutter(i int, line string, left int) string {
 	return strings.Repeat(" ", gutter) + line
 }
 
-// lastAnswer is the text of the newest assistant answer, for `y`.
+// lastAnswer is the text of the newest assistant answer, for `y`, as it
+// is shown: sanitised, so the clipboard holds no escape sequence (one
+// ending bracketed paste would run the rest of a paste in a shell).
 func (t *transcript) lastAnswer() string {
 	for i := len(t.entries) - 1; i >= 0; i-- {
 		if e := t.entries[i]; e.kind == kindAssistant && strings.TrimSpace(e.text) != "" {
-			return e.text
+			return clean(e.text)
 		}
 	}
 	return ""

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/keel-dev/keel/termtext"
 )
 
 // NewLogCommand builds `keel log` and its subcommands. open opens the
@@ -106,7 +108,7 @@ func runList(cmd *cobra.Command, db *DB, f listFlags) error {
 		fmt.Fprintln(out, "no sessions logged yet")
 		return nil
 	}
-	tw := tabwriter.NewWriter(out, 0, 2, 2, ' ', 0)
+	tw := tabwriter.NewWriter(termtext.NewWriter(out), 0, 2, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTARTED\tPROJECT\tROUNDS\tTOOLS\tTOKENS\tCOST\tSTOP\tPROMPT")
 	for _, s := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
@@ -131,15 +133,18 @@ func ShortID(id string) string {
 	return id
 }
 
+// writeJSON writes v as indented JSON, with the C1 controls escaped
+// (termtext.NewJSONWriter) so printing it on a terminal is safe.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(termtext.NewJSONWriter(w))
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
 
-// abridge makes s one line of at most n runes.
+// abridge makes s one line of at most n runes, sanitised for a terminal
+// first so escape sequences neither count nor get cut in half.
 func abridge(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(termtext.Sanitize(s)), " ")
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/keel-dev/keel/termtext"
 )
 
 func newExportCommand(open func(bool) (*DB, error)) *cobra.Command {
@@ -36,9 +38,10 @@ func newExportCommand(open func(bool) (*DB, error)) *cobra.Command {
 	return cmd
 }
 
-// exportJSONL writes the session, then one line per round.
+// exportJSONL writes the session, then one line per round, with the C1
+// controls escaped (termtext.NewJSONWriter).
 func exportJSONL(w io.Writer, d *SessionDetail) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(termtext.NewJSONWriter(w))
 	if err := enc.Encode(map[string]any{"type": "session", "session": d.Session}); err != nil {
 		return err
 	}
@@ -51,8 +54,11 @@ func exportJSONL(w io.Writer, d *SessionDetail) error {
 }
 
 // exportMarkdown writes a transcript: the conversation in order, with
-// tool calls, results and interventions where they happened.
+// tool calls, results and interventions where they happened. It is
+// sanitised (termtext) like keel log show: the file is for reading, and
+// may well be printed with cat; export jsonl keeps every byte.
 func exportMarkdown(w io.Writer, d *SessionDetail) {
+	w = termtext.NewWriter(w)
 	s := d.Session
 	fmt.Fprintf(w, "# keel session %s\n\n", s.ID)
 	fmt.Fprintf(w, "- project: `%s`\n- model: %s/%s\n- started: %s\n- stop: %s\n- %d rounds, %d tool calls, %s\n",

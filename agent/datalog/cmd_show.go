@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/keel-dev/keel/termtext"
 )
 
 func newShowCommand(open func(bool) (*DB, error)) *cobra.Command {
@@ -56,7 +58,11 @@ func loadByPrefix(cmd *cobra.Command, db *DB, prefix string, roundN int) (*Sessi
 	return d, err
 }
 
+// printSession prints a session round by round. Everything goes through
+// termtext: messages, arguments and results are the model's and the
+// tools' text, which must not reach the terminal as control sequences.
 func printSession(w io.Writer, d *SessionDetail) {
+	w = termtext.NewWriter(w)
 	s := d.Session
 	fmt.Fprintf(w, "session %s  %s  %s/%s  started %s  stop %s\n", s.ID, s.ProjectRoot, s.Provider, s.Model,
 		s.Started.Local().Format("2006-01-02 15:04:05"), s.StopReason)
@@ -72,7 +78,8 @@ func printSession(w io.Writer, d *SessionDetail) {
 }
 
 // printRound prints one round; text longer than width is abridged
-// (width 0: in full).
+// (width 0: in full). w must sanitise (termtext.NewWriter): printSession
+// and printRoundFull pass it one.
 func printRound(w io.Writer, rd *RoundDetail, width int) {
 	r := rd.Round
 	fmt.Fprintf(w, "round %d  task %d  %s (first token %s)  in %d out %d cached %d  %s  finish %s",
@@ -123,8 +130,10 @@ func printRound(w io.Writer, rd *RoundDetail, width int) {
 	}
 }
 
-// printRoundFull prints one round with every message in full.
+// printRoundFull prints one round with every message in full, sanitised
+// like printSession.
 func printRoundFull(w io.Writer, rd *RoundDetail) {
+	w = termtext.NewWriter(w)
 	printRound(w, rd, 0)
 	fmt.Fprintln(w, "\nmessages added:")
 	for _, m := range rd.Messages {

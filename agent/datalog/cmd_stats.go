@@ -6,6 +6,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/keel-dev/keel/termtext"
 )
 
 func newStatsCommand(open func(bool) (*DB, error)) *cobra.Command {
@@ -44,7 +46,10 @@ func newStatsCommand(open func(bool) (*DB, error)) *cobra.Command {
 	return cmd
 }
 
+// printStats prints the figures; paths and commands are the model's, so
+// the output is sanitised (termtext).
 func printStats(w io.Writer, st *Stats) {
+	w = termtext.NewWriter(w)
 	fmt.Fprintf(w, "%d session(s), %d task(s)\n\n", st.Sessions, len(st.Tasks))
 	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tTASK\tROUNDS\tTOOLS\tEDITS\tFIRST EDIT\tTOKENS IN\tOUT\tCOST")
@@ -59,7 +64,7 @@ func printStats(w io.Writer, st *Stats) {
 	tw.Flush()
 	section(w, "re-reads of the same region", len(st.ReReads), func(tw io.Writer) {
 		for _, r := range st.ReReads {
-			fmt.Fprintf(tw, "%s\ttask %d\t%s offset %d limit %d\t%d reads\n", ShortID(r.SessionID), r.Task, r.Path, r.Offset, r.Limit, r.Reads)
+			fmt.Fprintf(tw, "%s\ttask %d\t%s offset %d limit %d\t%d reads\n", ShortID(r.SessionID), r.Task, termtext.Sanitize(r.Path), r.Offset, r.Limit, r.Reads)
 		}
 	})
 	section(w, "repeated identical commands", len(st.RepeatedCommands), func(tw io.Writer) {
@@ -74,7 +79,7 @@ func printStats(w io.Writer, st *Stats) {
 	})
 	section(w, "edits never followed by a verifying command", len(st.UnverifiedEdits), func(tw io.Writer) {
 		for _, e := range st.UnverifiedEdits {
-			fmt.Fprintf(tw, "%s\ttask %d\tround %d\t%s %s\n", ShortID(e.SessionID), e.Task, e.Round, e.Tool, e.Path)
+			fmt.Fprintf(tw, "%s\ttask %d\tround %d\t%s %s\n", ShortID(e.SessionID), e.Task, e.Round, e.Tool, termtext.Sanitize(e.Path))
 		}
 	})
 	section(w, "interventions (edit within the next 3 rounds)", len(st.Interventions), func(tw io.Writer) {

@@ -21,6 +21,7 @@ var importRules = []struct {
 	onlyStd   bool
 }{
 	{pkg: module + "/discipline", onlyStd: true},
+	{pkg: module + "/termtext", onlyStd: true},
 	{pkg: module + "/tools/shell", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config", module + "/tools", module + "/discipline"}, charmPrefixes...)},
 	{pkg: module + "/tools", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config"}, charmPrefixes...)},
 	{pkg: module + "/config", forbidden: append([]string{module + "/agent", module + "/ui", module + "/tools", module + "/discipline"}, charmPrefixes...)},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/termtext"
 )
 
 // Exit codes, documented in `keel --help` and the README.
@@ -63,8 +64,10 @@ func (a *app) exitCode(err error) int {
 	return exitFailed
 }
 
+// printErr prints err, sanitised: it may quote a provider's reply or a
+// path the model chose (termtext).
 func (a *app) printErr(err error) {
-	fmt.Fprintf(a.stderr, "keel: %s\n", strings.TrimSpace(err.Error()))
+	fmt.Fprintf(a.stderr, "keel: %s\n", strings.TrimSpace(termtext.Sanitize(err.Error())))
 }
 
 // isCobraUsage recognises the argument and flag errors cobra returns, which

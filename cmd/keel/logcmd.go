@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/termtext"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -58,7 +59,7 @@ func (a *app) undoCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(a.stdout, msg)
+			fmt.Fprintln(a.stdout, termtext.Sanitize(msg)) // it names the files, which the model chose
 			return nil
 		},
 	}
