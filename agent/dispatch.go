@@ -22,6 +22,7 @@ type outcome struct {
 	denied     bool
 	decidedBy  string // "policy", "rule", "user", "yolo", "session"
 	decision   string // "allow", "deny"
+	target     string // the resolved path the permission check approved (tools.Decision.Target)
 	duration   time.Duration
 	started    time.Time
 	ran        bool // the tool's Run was called
@@ -108,7 +109,7 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 		return
 	}
 	o.ran = true
-	res, err := tool.Run(ctx, json.RawMessage(o.call.Arguments))
+	res, err := tool.Run(tools.WithTarget(ctx, o.target), json.RawMessage(o.call.Arguments))
 	switch {
 	case ctx.Err() != nil:
 		o.result = res

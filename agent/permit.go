@@ -22,6 +22,7 @@ func (t *task) permit(ctx context.Context, o *outcome) bool {
 		return true
 	}
 	d := s.opts.Permissions.Decide(o.call.Name, json.RawMessage(o.call.Arguments))
+	o.target = d.Target
 	switch d.Verdict {
 	case tools.Allow:
 		o.decision, o.decidedBy = "allow", decidedBy(s.readOnly(o.call.Name), s.opts.Yolo)

@@ -16,13 +16,13 @@ type editFileParams struct {
 const editFileDesc = `Replace text in an existing file and return a unified diff. Use it for every change to an existing file (not sed or write_file). The file must have been read with read_file in this session and not changed since. old_string must match exactly once; if it does not match exactly, a match ignoring indentation and trailing whitespace is used only when unique. On failure you get the closest candidates with line numbers.`
 
 func newEditFile(ws *Workspace) Tool {
-	return newTyped(NameEditFile, editFileDesc, Write, func(_ context.Context, p editFileParams) (Result, error) {
-		return editFile(ws, p)
+	return newTyped(NameEditFile, editFileDesc, Write, func(ctx context.Context, p editFileParams) (Result, error) {
+		return editFile(ctx, ws, p)
 	})
 }
 
-func editFile(ws *Workspace, p editFileParams) (Result, error) {
-	abs, msg := resolveForWrite(ws, p.Path)
+func editFile(ctx context.Context, ws *Workspace, p editFileParams) (Result, error) {
+	abs, msg := resolveForWrite(ctx, ws, p.Path)
 	if msg != "" {
 		return errResult("%s", msg), nil
 	}

@@ -2,44 +2,11 @@ package tools
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
 )
-
-// atomicWrite replaces path with data through a temp file in the same
-// directory and a rename, so a crash or a full disk never leaves half a file.
-func atomicWrite(path string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".keel-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode.Perm()); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	ok = true
-	return nil
-}
 
 // looksBinary reports a NUL byte in the first 8 KiB, the test git and rg use.
 func looksBinary(b []byte) bool {
@@ -101,9 +68,9 @@ func humanSize(n int64) string {
 // statForWrite returns the existing file's content and mode, or
 // existed=false when path does not exist. A directory is an error message.
 func statForWrite(w *Workspace, abs string) (content []byte, mode fs.FileMode, existed bool, msg string) {
-	fi, err := os.Stat(abs)
+	b, fi, err := readAt(abs, 0)
 	switch {
-	case os.IsNotExist(err):
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, 0o644, false, ""
 	case err != nil:
 		return nil, 0, false, fmt.Sprintf("cannot access %s: %v", w.Rel(abs), err)
@@ -111,10 +78,6 @@ func statForWrite(w *Workspace, abs string) (content []byte, mode fs.FileMode, e
 		return nil, 0, false, fmt.Sprintf("%s is a directory, not a file", w.Rel(abs))
 	case !fi.Mode().IsRegular():
 		return nil, 0, false, fmt.Sprintf("%s is not a regular file", w.Rel(abs))
-	}
-	b, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, 0, false, fmt.Sprintf("cannot read %s: %v", w.Rel(abs), err)
 	}
 	return b, fi.Mode(), true, ""
 }

@@ -69,7 +69,7 @@ type grepQuery struct {
 }
 
 func runGrep(ctx context.Context, ws *Workspace, p grepParams, rg string) Result {
-	q, msg := newGrepQuery(ws, p)
+	q, msg := newGrepQuery(ctx, ws, p)
 	if msg != "" {
 		return errResult("%s", msg)
 	}
@@ -87,7 +87,7 @@ func runGrep(ctx context.Context, ws *Workspace, p grepParams, rg string) Result
 	return Result{Output: formatGrep(ws, q, files, truncated)}
 }
 
-func newGrepQuery(ws *Workspace, p grepParams) (grepQuery, string) {
+func newGrepQuery(ctx context.Context, ws *Workspace, p grepParams) (grepQuery, string) {
 	if p.Pattern == "" {
 		return grepQuery{}, "pattern is required"
 	}
@@ -105,7 +105,7 @@ func newGrepQuery(ws *Workspace, p grepParams) (grepQuery, string) {
 	if err != nil {
 		return grepQuery{}, fmt.Sprintf("invalid regular expression %q: %v (RE2 syntax; escape literal ( [ { . * + ? with a backslash)", p.Pattern, err)
 	}
-	base, err := ws.Resolve(p.Path)
+	base, err := resolveCall(ctx, ws, p.Path)
 	if err != nil {
 		return grepQuery{}, fmt.Sprintf("cannot resolve %q: %v", p.Path, err)
 	}

@@ -21,7 +21,7 @@ func searchGo(ctx context.Context, ws *Workspace, q grepQuery) ([]grepFile, bool
 		return nil, false, err
 	}
 	if !fi.IsDir() { // an explicit file is searched even if ignored, as rg does
-		f, _ := searchFile(q.base, q, prefilter(q))
+		f, _ := searchFile(nil, q.base, q, prefilter(q))
 		if len(f.lines) == 0 {
 			return nil, false, nil
 		}
@@ -31,6 +31,11 @@ func searchGo(ctx context.Context, ws *Workspace, q grepQuery) ([]grepFile, bool
 }
 
 func searchTree(ctx context.Context, ws *Workspace, q grepQuery) ([]grepFile, bool, error) {
+	root, err := openDir(q.base) // files are read through it: a swapped symlink cannot lead out
+	if err != nil {
+		return nil, false, err
+	}
+	defer root.Close()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	paths := make(chan string, 256)
@@ -44,7 +49,7 @@ func searchTree(ctx context.Context, ws *Workspace, q grepQuery) ([]grepFile, bo
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for p := range paths {
-				f, n := searchFile(p, q, pre)
+				f, n := searchFile(root, p, q, pre)
 				if n == 0 {
 					continue
 				}
@@ -92,9 +97,10 @@ func prefilter(q grepQuery) *regexp.Regexp {
 }
 
 // searchFile returns p's matching lines with context, and the match count.
-func searchFile(p string, q grepQuery, pre *regexp.Regexp) (grepFile, int) {
+// root, when set, is the search's base, which p is read through.
+func searchFile(root *os.Root, p string, q grepQuery, pre *regexp.Regexp) (grepFile, int) {
 	f := grepFile{path: p}
-	data, err := os.ReadFile(p)
+	data, err := readBelow(root, q.base, p)
 	if err != nil || bytes.IndexByte(data, 0) >= 0 {
 		return f, 0
 	}

@@ -19,8 +19,8 @@ type listDirParams struct {
 const listDirDesc = `List one directory's entries (not recursive): directories first, with type and size, skipping what .gitignore excludes. Use it to get oriented in a directory; use glob to find files by name across the tree.`
 
 func newListDir(ws *Workspace) Tool {
-	return newTyped(NameListDir, listDirDesc, ReadOnly, func(_ context.Context, p listDirParams) (Result, error) {
-		return listDir(ws, p), nil
+	return newTyped(NameListDir, listDirDesc, ReadOnly, func(ctx context.Context, p listDirParams) (Result, error) {
+		return listDir(ctx, ws, p), nil
 	})
 }
 
@@ -30,8 +30,8 @@ type dirEntry struct {
 	info string // size or link target
 }
 
-func listDir(ws *Workspace, p listDirParams) Result {
-	abs, err := ws.Resolve(p.Path)
+func listDir(ctx context.Context, ws *Workspace, p listDirParams) Result {
+	abs, err := resolveCall(ctx, ws, p.Path)
 	if err != nil {
 		return errResult("cannot resolve %q: %v", p.Path, err)
 	}
@@ -45,7 +45,7 @@ func listDir(ws *Workspace, p listDirParams) Result {
 	case !fi.IsDir():
 		return errResult("%s is a file, not a directory; use read_file to read it", rel)
 	}
-	ents, err := os.ReadDir(abs)
+	ents, err := readDirAt(abs)
 	if err != nil {
 		return errResult("cannot list %s: %v", rel, err)
 	}

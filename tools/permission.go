@@ -38,6 +38,10 @@ type Decision struct {
 	Reason      string // why it asks or denies, for the dialog and the model
 	Grant       Grant  // zero when no session grant is offered (destructive commands)
 	Destructive bool
+	// Target is the resolved path a file tool's decision was made for;
+	// run the call with WithTarget(ctx, Target), so it acts on exactly
+	// that path even if a symlink on the way is swapped afterwards.
+	Target string
 }
 
 // Grant is what "allow for this session" covers.
@@ -135,9 +139,9 @@ func (p *Policy) Decide(tool string, args json.RawMessage) Decision {
 	case tool == NameUpdatePlan:
 		return Decision{Verdict: Allow}
 	case class == ReadOnly:
-		return p.decideRead(tool, readPath(tool, a))
+		return p.decideRead(tool, readPath(tool, a)).pin(tool != NameGlob)
 	case class == Write:
-		return p.decideWrite(tool, a.Path)
+		return p.decideWrite(tool, a.Path).pin(true)
 	}
 	return p.decideCommand(a.Command, a.Workdir)
 }
@@ -150,6 +154,15 @@ func readPath(tool string, a callArgs) string {
 		return base
 	}
 	return a.Path
+}
+
+// pin keeps the decision's Target only for tools that act on the path
+// itself (glob's path is a pattern's base, which it resolves on its own).
+func (d Decision) pin(keep bool) Decision {
+	if !keep || d.Verdict == Deny {
+		d.Target = ""
+	}
+	return d
 }
 
 func deny(format string, a ...any) Decision {

@@ -17,21 +17,29 @@ func (p *Policy) decideRead(tool, path string) Decision {
 			return deny("denied by the rule %q", r.raw)
 		}
 	}
+	if p.readAllowed(tool, abs) {
+		return Decision{Verdict: Allow, Target: abs}
+	}
+	return Decision{Verdict: Ask, Reason: "reads outside the workspace: " + abs, Target: abs,
+		Grant: Grant{Tool: tool, Path: abs, Description: fmt.Sprintf("%s: %s and below, outside the workspace", tool, abs)}}
+}
+
+// readAllowed: inside the workspace, --yolo, a rule or a session grant.
+func (p *Policy) readAllowed(tool, abs string) bool {
 	if p.ws.Inside(abs) || p.yolo {
-		return Decision{Verdict: Allow}
+		return true
 	}
 	for _, r := range p.allow {
 		if r.matchesPath(tool, abs) { // a bare "read_file" rule only means something outside
-			return Decision{Verdict: Allow}
+			return true
 		}
 	}
 	for _, g := range p.sessionGrants() {
 		if _, ro := readOnlyTool(g.Tool); ro && g.Path != "" && (abs == g.Path || strings.HasPrefix(abs, g.Path+string(filepath.Separator))) {
-			return Decision{Verdict: Allow}
+			return true
 		}
 	}
-	return Decision{Verdict: Ask, Reason: "reads outside the workspace: " + abs,
-		Grant: Grant{Tool: tool, Path: abs, Description: fmt.Sprintf("%s: %s and below, outside the workspace", tool, abs)}}
+	return false
 }
 
 func readOnlyTool(name string) (Class, bool) {
@@ -53,18 +61,18 @@ func (p *Policy) decideWrite(tool, path string) Decision {
 		}
 	}
 	if Protected(abs) {
-		return Decision{Verdict: Ask, Reason: fmt.Sprintf("%s changes keel's own configuration or instructions: %s", tool, p.ws.Rel(abs))}
+		return Decision{Verdict: Ask, Reason: fmt.Sprintf("%s changes keel's own configuration or instructions: %s", tool, p.ws.Rel(abs)), Target: abs}
 	}
 	if !p.ws.Inside(abs) {
 		if p.exactlyAllowed(tool, abs) {
-			return Decision{Verdict: Allow}
+			return Decision{Verdict: Allow, Target: abs}
 		}
 		return deny("writing outside the workspace is not allowed: %s (the user can allow this exact path with the rule %q)", abs, tool+":"+abs)
 	}
 	if p.yolo || p.allowedTool(tool, abs) {
-		return Decision{Verdict: Allow}
+		return Decision{Verdict: Allow, Target: abs}
 	}
-	return Decision{Verdict: Ask, Reason: fmt.Sprintf("%s changes %s", tool, p.ws.Rel(abs)),
+	return Decision{Verdict: Ask, Reason: fmt.Sprintf("%s changes %s", tool, p.ws.Rel(abs)), Target: abs,
 		Grant: Grant{Tool: tool, Description: tool + ": all edits this session"}}
 }
 

@@ -2,8 +2,9 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"strings"
 	"unicode/utf8"
 )
@@ -23,19 +24,19 @@ type readFileParams struct {
 const readFileDesc = `Read a text file and return numbered lines. Use it before editing a file (edits require it) and to inspect code you located with grep or glob. Long files come in pages: the footer says which lines you got and how to read more. Binary files are refused. Prefer reading the region you need over the whole file.`
 
 func newReadFile(ws *Workspace) Tool {
-	return newTyped(NameReadFile, readFileDesc, ReadOnly, func(_ context.Context, p readFileParams) (Result, error) {
-		return readFile(ws, p), nil
+	return newTyped(NameReadFile, readFileDesc, ReadOnly, func(ctx context.Context, p readFileParams) (Result, error) {
+		return readFile(ctx, ws, p), nil
 	})
 }
 
-func readFile(ws *Workspace, p readFileParams) Result {
+func readFile(ctx context.Context, ws *Workspace, p readFileParams) Result {
 	if strings.TrimSpace(p.Path) == "" {
 		return errResult("path is required")
 	}
 	if p.Offset < 0 || p.Limit < 0 {
 		return errResult("offset and limit must be positive (offset is a 1-based line number)")
 	}
-	abs, err := ws.Resolve(p.Path)
+	abs, err := resolveCall(ctx, ws, p.Path)
 	if err != nil {
 		return errResult("cannot resolve %q: %v", p.Path, err)
 	}
@@ -51,24 +52,19 @@ func readFile(ws *Workspace, p readFileParams) Result {
 // readRegular reads abs or explains why it will not.
 func readRegular(ws *Workspace, abs string) ([]byte, string) {
 	rel := ws.Rel(abs)
-	fi, err := os.Stat(abs)
+	data, fi, err := readAt(abs, readMaxFileBytes)
 	switch {
-	case os.IsNotExist(err):
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Sprintf("file not found: %s (resolved to %s); use glob or list_dir to find the right path", rel, abs)
+	case errors.Is(err, errTooLarge):
+		return nil, fmt.Sprintf("%s is %s, too large to read; use grep to find the lines you need", rel, humanSize(fi.Size()))
 	case err != nil:
-		return nil, fmt.Sprintf("cannot access %s: %v", rel, err)
+		return nil, fmt.Sprintf("cannot read %s: %v", rel, err)
 	case fi.IsDir():
 		return nil, fmt.Sprintf("%s is a directory; use list_dir to see its entries", rel)
 	case !fi.Mode().IsRegular():
 		return nil, fmt.Sprintf("%s is not a regular file", rel)
-	case fi.Size() > readMaxFileBytes:
-		return nil, fmt.Sprintf("%s is %s, too large to read; use grep to find the lines you need", rel, humanSize(fi.Size()))
-	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, fmt.Sprintf("cannot read %s: %v", rel, err)
-	}
-	if looksBinary(data) {
+	case looksBinary(data):
 		return nil, fmt.Sprintf("%s is a binary file (%s); read_file shows text only", rel, humanSize(int64(len(data))))
 	}
 	return data, ""

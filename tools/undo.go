@@ -24,12 +24,12 @@ func Restore(changes []FileChange) error {
 	for i := len(changes) - 1; i >= 0; i-- {
 		c := changes[i]
 		if !c.Existed {
-			if err := os.Remove(c.Path); err != nil && !os.IsNotExist(err) {
+			if err := removeAt(c.Path); err != nil && !os.IsNotExist(err) {
 				return fmt.Errorf("undo: remove %s: %w", c.Path, err)
 			}
 			continue
 		}
-		if err := atomicWrite(c.Path, c.Before, fs.FileMode(c.Mode)); err != nil {
+		if err := writeAt(c.Path, c.Before, fs.FileMode(c.Mode)); err != nil {
 			return fmt.Errorf("undo: %w", err)
 		}
 	}
@@ -48,7 +48,7 @@ func checkUnchanged(changes []FileChange) error {
 	}
 	var changed []string
 	for _, p := range order {
-		cur, err := os.ReadFile(p)
+		cur, _, err := readAt(p, 0)
 		switch {
 		case os.IsNotExist(err):
 			changed = append(changed, p+" (deleted)")

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -20,13 +19,13 @@ type writeFileParams struct {
 const writeFileDesc = `Create a file, or replace an existing file's whole content. Use it for new files; to change part of an existing file use edit_file instead. An existing file must have been read with read_file in this session and not changed since. Returns a diff.`
 
 func newWriteFile(ws *Workspace) Tool {
-	return newTyped(NameWriteFile, writeFileDesc, Write, func(_ context.Context, p writeFileParams) (Result, error) {
-		return writeFile(ws, p)
+	return newTyped(NameWriteFile, writeFileDesc, Write, func(ctx context.Context, p writeFileParams) (Result, error) {
+		return writeFile(ctx, ws, p)
 	})
 }
 
-func writeFile(ws *Workspace, p writeFileParams) (Result, error) {
-	abs, msg := resolveForWrite(ws, p.Path)
+func writeFile(ctx context.Context, ws *Workspace, p writeFileParams) (Result, error) {
+	abs, msg := resolveForWrite(ctx, ws, p.Path)
 	if msg != "" {
 		return errResult("%s", msg), nil
 	}
@@ -46,18 +45,18 @@ func writeFile(ws *Workspace, p writeFileParams) (Result, error) {
 	if existed && bytes.Equal(before, after) {
 		return Result{Output: fmt.Sprintf("%s already has this content; nothing written", ws.Rel(abs))}, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	if err := ws.mkdirAll(filepath.Dir(abs)); err != nil {
 		return errResult("cannot create the parent directories of %s: %v", ws.Rel(abs), err), nil
 	}
 	return commitWrite(ws, abs, before, after, mode, existed, "")
 }
 
 // resolveForWrite resolves a path a tool will write, refusing .git.
-func resolveForWrite(ws *Workspace, p string) (string, string) {
+func resolveForWrite(ctx context.Context, ws *Workspace, p string) (string, string) {
 	if strings.TrimSpace(p) == "" {
 		return "", "path is required"
 	}
-	abs, err := ws.Resolve(p)
+	abs, err := resolveCall(ctx, ws, p)
 	if err != nil {
 		return "", fmt.Sprintf("cannot resolve %q: %v", p, err)
 	}
@@ -71,7 +70,7 @@ func resolveForWrite(ws *Workspace, p string) (string, string) {
 // undo record, and the new read version (keel knows what it wrote, so a
 // follow-up edit needs no re-read).
 func commitWrite(ws *Workspace, abs string, before, after []byte, mode fs.FileMode, existed bool, note string) (Result, error) {
-	if err := atomicWrite(abs, after, mode); err != nil {
+	if err := writeAt(abs, after, mode); err != nil {
 		return errResult("write failed, file unchanged: %v", err), nil
 	}
 	ws.MarkRead(abs, Version(after))

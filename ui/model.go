@@ -87,6 +87,9 @@ func New(opts Options) *Model {
 		}
 		m.loadHistory(opts.Session)
 	}
+	for _, n := range opts.Notices {
+		m.notice(n)
+	}
 	m.layout()
 	return m
 }

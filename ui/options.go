@@ -28,6 +28,10 @@ type Options struct {
 	Dark          *bool
 	NoColor       bool // NO_COLOR: Run sets it from the environment
 
+	// Notices are one-line notes shown when the UI starts (the sandbox
+	// is off, config keys were ignored).
+	Notices []string
+
 	// Width and Height fix the size (tests); the terminal's size wins in Run.
 	Width, Height int
 

@@ -65,6 +65,12 @@ func runKeel(t *testing.T, srv *llmtest.Server, dir string, stdin string, args .
 // runKeelHome runs the binary with HOME (and so the datalog) at home.
 func runKeelHome(t *testing.T, home string, srv *llmtest.Server, dir string, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runKeelEnv(t, home, nil, srv, dir, stdin, args...)
+}
+
+// runKeelEnv is runKeelHome with more environment variables.
+func runKeelEnv(t *testing.T, home string, env []string, srv *llmtest.Server, dir string, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, keelBinary(t), args...)
@@ -79,6 +85,7 @@ func runKeelHome(t *testing.T, home string, srv *llmtest.Server, dir string, std
 	if srv != nil {
 		cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+srv.URL())
 	}
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -51,6 +51,9 @@ func (a *app) runHeadless(cmd *cobra.Command, cfg *config.Config, build sessionB
 		return err
 	}
 	defer b.close()
+	for _, n := range b.notices {
+		fmt.Fprintf(a.stderr, "keel: %s\n", n)
+	}
 	h := agent.Headless{Format: a.flags.outputFormat, Stdout: a.stdout, Stderr: a.stderr}
 	st, err := h.Run(ctx, b.session, prompt)
 	if err != nil {

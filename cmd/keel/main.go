@@ -9,12 +9,17 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/keel-dev/keel/tools/sandbox"
 )
 
 // version is stamped at build time (make build).
 var version = "dev"
 
 func main() {
+	sandbox.Main() // keel started as run_command's helper runs only that
+	// A command keel runs must not read keel's environment (API keys).
+	_ = sandbox.HideProcess()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

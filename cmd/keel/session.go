@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/keel-dev/keel/agent"
@@ -29,6 +30,7 @@ type builtSession struct {
 	recorder *agent.Recorder // closes an asynchronously opened datalog
 	cfg      *config.Config
 	root     string
+	notices  []string // one-line notes for the user at start (headless: stderr)
 }
 
 func (b *builtSession) close() {
@@ -55,7 +57,9 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 		return nil, err
 	}
 	sink := &agent.LatePlanSink{}
-	toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: m.secrets, Plans: sink})
+	runner, notice := sandboxRunner(cfg, ws.Root())
+	toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: m.secrets,
+		Env: childEnv(cfg, os.Environ()), Sandbox: runner, Plans: sink})
 	policy, err := tools.NewPolicy(ws, a.policyOptions(cfg, setup))
 	if err != nil {
 		return nil, usageError(err)
@@ -74,7 +78,11 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	}
 	s := agent.New(opts)
 	sink.Bind(s)
-	return &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root()}, nil
+	b := &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root()}
+	if notice != "" {
+		b.notices = append(b.notices, notice)
+	}
+	return b, nil
 }
 
 // modelChoice is the model a session talks to: the configured provider
