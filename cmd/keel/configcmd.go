@@ -23,6 +23,7 @@ func (a *app) loadConfig(cmd *cobra.Command) (*config.Config, error) {
 	cfg, warnings, err := config.Load(config.LoadOptions{ConfigFile: a.flags.configFile, Cwd: cwd, Flags: setFlags(cmd)})
 	for _, w := range warnings {
 		fmt.Fprintf(a.stderr, "keel: warning: %s\n", w.String())
+		a.warnings = append(a.warnings, "warning: "+w.String()) // the TUI shows them too
 	}
 	if err != nil {
 		if errors.Is(err, config.ErrInvalid) {

@@ -13,6 +13,9 @@ type app struct {
 	stdout io.Writer
 	stderr io.Writer
 	flags  globalFlags
+	// warnings are the configuration's, kept for the TUI (printed on
+	// stderr before it takes the screen).
+	warnings []string
 	// current is the command being executed, whose flag set holds the
 	// persistent flags the user set (set in PersistentPreRun).
 	current *cobra.Command

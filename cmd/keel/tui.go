@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"slices"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -49,7 +50,7 @@ func (a *app) uiOptions(b *builtSession, bridge *ui.Bridge) ui.Options {
 		Session: b.session, Bridge: bridge, DB: b.db,
 		ProviderLabel: prov.Name, Model: prov.Model, ContextWindow: prov.ContextWindow,
 		Cadence: b.cfg.ReflectionCadence, Mouse: b.cfg.UI.Mouse, Demo: a.flags.demo,
-		Notices: b.notices,
+		Notices: append(slices.Clone(a.warnings), b.notices...),
 	}
 	opts.Compact = func() tea.Cmd {
 		s := b.session
