@@ -28,7 +28,7 @@ type Config struct {
 
 	sources     map[string]Source // dotted key -> where its value came from
 	ignored     map[string]Source // dotted key -> where an untrusted project set it
-	untrusted   string            // the untrusted project whose keys were ignored
+	untrusted   projectTrust      // the project whose keys were ignored, and why
 	files       []string          // config files read, in precedence order
 	dataHomeDir string            // resolved $XDG_DATA_HOME (or ~/.local/share)
 }

@@ -15,16 +15,17 @@ import (
 type fileDecoder struct {
 	cfg       *Config
 	path      string
-	untrusted string // the project directory when the file is an untrusted project's
+	untrusted projectTrust // Dir set when the file is an untrusted project's
 	pos       positions
 	errs      []error
 	warnings  []Warning
 }
 
 // applyFile overlays the document data, read from path, onto c. A syntax
-// error stops at once; type errors are all collected. When untrusted names
-// a project directory, the keys that need trust are ignored with a warning.
-func applyFile(c *Config, path, untrusted string, data []byte) ([]Warning, error) {
+// error stops at once; type errors are all collected. When untrusted.Dir
+// names a project directory, the keys that need trust are ignored with a
+// warning.
+func applyFile(c *Config, path string, untrusted projectTrust, data []byte) ([]Warning, error) {
 	var doc map[string]any
 	if err := toml.Unmarshal(data, &doc); err != nil {
 		return nil, syntaxError(path, err)

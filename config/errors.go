@@ -55,26 +55,30 @@ func errorAt(src Source, key, format string, args ...any) *Error {
 
 // Warning is a problem that does not stop keel: an unknown key, or a key
 // an untrusted project file may not set (Project is then that project's
-// directory, which "keel trust" would trust).
+// directory, which "keel trust" would trust, and Changed says it is trusted
+// but its .keel/config.toml changed since).
 type Warning struct {
 	Path       string
 	Line, Col  int
 	Key        string // dotted key as written
 	Suggestion string // a close known key, or empty
 	Project    string // set when Key was ignored because Project is not trusted
+	Changed    bool   // Project is trusted, but not with its file's current content
 }
 
 // Untrusted reports whether the warning is about a key ignored because the
 // project is not trusted.
 func (w Warning) Untrusted() bool { return w.Project != "" }
 
-// String reads "path:line:col: unknown key "x" is ignored (did you mean "y"?)"
-// or "path:line:col: yolo is ignored: this project is not trusted (run
-// "keel trust" to trust DIR)".
+// String reads "path:line:col: unknown key "x" is ignored (did you mean "y"?)",
+// "path:line:col: yolo is ignored: this project is not trusted (run
+// "keel trust" to trust DIR)" or "path:line:col: yolo is ignored:
+// .keel/config.toml changed since you trusted DIR (review it, then run
+// "keel trust" again)".
 func (w Warning) String() string {
 	if w.Untrusted() {
-		return fmt.Sprintf("%s:%d:%d: %s is ignored: this project is not trusted (run \"keel trust\" to trust %s)",
-			w.Path, w.Line, w.Col, w.Key, w.Project)
+		t := projectTrust{Dir: w.Project, Changed: w.Changed}
+		return fmt.Sprintf("%s:%d:%d: %s is ignored: %s (%s)", w.Path, w.Line, w.Col, w.Key, t.reason(), t.remedy())
 	}
 	msg := fmt.Sprintf("%s:%d:%d: unknown key %q is ignored", w.Path, w.Line, w.Col, w.Key)
 	if w.Suggestion != "" {

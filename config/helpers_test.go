@@ -73,10 +73,15 @@ func values(c *Config) Config {
 // lines joins lines with newlines, for readable TOML in tables.
 func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
 
-// trust records the world's project as trusted in the user's trust file.
+// trust records the world's project as trusted in the user's trust file,
+// with its .keel/config.toml as it is now, the way "keel trust" does.
 func (w *world) trust(t *testing.T) {
 	t.Helper()
-	if _, err := NewTrustStore(w.env.get).Add(w.root); err != nil {
+	sha, err := ProjectConfigSHA256(w.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewTrustStore(w.env.get).Add(w.root, sha); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -39,8 +39,9 @@ func (o LoadOptions) withDefaults() LoadOptions {
 // that match ErrInvalid and carry their file:line:col when they came from a
 // file. A missing user or project file is not an error. The project file
 // may set the keys that need trust (TrustedKeys) only when the user's
-// TrustStore lists its project: otherwise each is ignored with a Warning
-// and keeps its lower layer's value. The user file and ConfigFile may set
+// TrustStore lists its project with the SHA-256 of the file's current
+// bytes: otherwise each is ignored with a Warning and keeps its lower
+// layer's value. The user file and ConfigFile may set
 // every key.
 func Load(opts LoadOptions) (*Config, []Warning, error) {
 	opts = opts.withDefaults()
@@ -94,7 +95,8 @@ func configFiles(opts LoadOptions) []configFile {
 
 // loadFile reads and applies one file; a missing optional file is skipped.
 // A project file's directory is looked up in the user's trust file only
-// when there is a project file.
+// when there is a project file, and the trust checked is that of the very
+// bytes applied: the file is read once.
 func loadFile(c *Config, f configFile, getenv func(string) string) ([]Warning, error) {
 	data, err := os.ReadFile(f.path)
 	if errors.Is(err, fs.ErrNotExist) && !f.required {
@@ -103,9 +105,9 @@ func loadFile(c *Config, f configFile, getenv func(string) string) ([]Warning, e
 	if err != nil {
 		return nil, &Error{Path: f.path, Msg: fmt.Sprintf("cannot read the configuration file: %v", unwrapPath(err))}
 	}
-	untrusted := ""
+	var untrusted projectTrust
 	if f.project {
-		untrusted = untrustedProject(f.path, getenv)
+		untrusted = checkTrust(f.path, data, getenv)
 	}
 	return applyFile(c, f.path, untrusted, data)
 }

@@ -26,8 +26,8 @@ func (c *Config) Provider(name string) (Provider, error) {
 	if p.BaseURL == "" && c.baseURLIgnored(name) {
 		src, _ := c.IgnoredSource(providerKey(name, "base_url"))
 		return Provider{}, &Error{Key: providerKey(name, "base_url"),
-			Msg: fmt.Sprintf("provider %q has no base_url: the one %s sets is ignored because this project is not trusted; run \"keel trust\" to trust %s, or define the provider in your own configuration",
-				name, src, c.untrusted)}
+			Msg: fmt.Sprintf("provider %q has no base_url: the one %s sets is ignored because %s; %s, or define the provider in your own configuration",
+				name, src, c.untrusted.reason(), c.untrusted.remedy())}
 	}
 	p.Name = name
 	p.Fallback = slices.Clone(p.Fallback)

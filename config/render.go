@@ -19,9 +19,13 @@ func Render(c *Config) string {
 	for _, f := range c.files {
 		fmt.Fprintf(&b, "# read %s\n", f)
 	}
-	if c.untrusted != "" {
+	switch t := c.untrusted; {
+	case t.Changed:
+		fmt.Fprintf(&b, "# %s: it may not set %s until you review it and run \"keel trust\" again\n",
+			commentSafe(t.reason()), strings.Join(TrustedKeys(), ", "))
+	case t.Dir != "":
 		fmt.Fprintf(&b, "# %s is not trusted: its .keel/config.toml may not set %s (run \"keel trust\" to trust it)\n",
-			commentSafe(c.untrusted), strings.Join(TrustedKeys(), ", "))
+			commentSafe(t.Dir), strings.Join(TrustedKeys(), ", "))
 	}
 	section := ""
 	for _, f := range fields {
@@ -55,7 +59,11 @@ func Render(c *Config) string {
 func (c *Config) sourceNote(key string) string {
 	src := c.Source(key).String()
 	if ig, ok := c.ignored[key]; ok {
-		src += "; IGNORED " + ig.String() + " (project not trusted)"
+		why := "project not trusted"
+		if c.untrusted.Changed {
+			why = "changed since trusted"
+		}
+		src += "; IGNORED " + ig.String() + " (" + why + ")"
 	}
 	return src
 }

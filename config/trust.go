@@ -9,8 +9,9 @@ import (
 
 // trustedKeys are the keys outside [providers] that a project file may set
 // only when the user trusts the project: each runs commands without asking,
-// lets them write more or see more secrets.
-var trustedKeys = []string{"yolo", "permissions.allow", "permissions.env_passthrough", "sandbox", "sandbox_writable"}
+// lets them write more or see more secrets, or (datalog.path) chooses where
+// keel writes its database.
+var trustedKeys = []string{"yolo", "permissions.allow", "permissions.env_passthrough", "sandbox", "sandbox_writable", "datalog.path"}
 
 // trustedProviderKeys are the keys of a [providers.NAME] table that need
 // trust: each decides where the API key goes, or which key is sent.
@@ -34,30 +35,63 @@ func TrustedKeys() []string {
 	return keys
 }
 
+// projectTrust is the trust verdict on one project file: Dir is the
+// project's directory when the keys needing trust must be ignored, "" when
+// the user trusts the file; Changed says the directory is trusted but the
+// file is not the content the user trusted.
+type projectTrust struct {
+	Dir     string
+	Changed bool
+}
+
+// reason is why the keys were ignored, for messages that go on
+// "…ignored because ": "this project is not trusted" or ".keel/config.toml
+// changed since you trusted DIR".
+func (t projectTrust) reason() string {
+	if t.Changed {
+		return ".keel/config.toml changed since you trusted " + t.Dir
+	}
+	return "this project is not trusted"
+}
+
+// remedy is what the user runs to apply the ignored keys.
+func (t projectTrust) remedy() string {
+	if t.Changed {
+		return "review it, then run \"keel trust\" again"
+	}
+	return "run \"keel trust\" to trust " + t.Dir
+}
+
 // refuse reports whether the key at parts must be ignored because it needs
 // trust and the file is an untrusted project's; it records the warning and
 // where the value would have come from.
 func (d *fileDecoder) refuse(parts []string, needs bool) bool {
-	if !needs || d.untrusted == "" {
+	if !needs || d.untrusted.Dir == "" {
 		return false
 	}
 	key := strings.Join(parts, ".")
 	src := d.source(parts)
 	d.cfg.ignored[key] = src
 	d.cfg.untrusted = d.untrusted
-	d.warnings = append(d.warnings, Warning{Path: d.path, Line: src.Line, Col: src.Col, Key: key, Project: d.untrusted})
+	d.warnings = append(d.warnings, Warning{Path: d.path, Line: src.Line, Col: src.Col, Key: key,
+		Project: d.untrusted.Dir, Changed: d.untrusted.Changed})
 	return true
 }
 
-// untrustedProject returns the directory of the project whose file is at
-// path (the directory holding .keel/) when the user does not trust it, or
-// "" when the user does. A trust file that cannot be read trusts nothing.
-func untrustedProject(path string, getenv func(string) string) string {
+// checkTrust judges the project file at path (in the directory holding
+// .keel/) whose bytes, as read and about to be applied, are data: trusted
+// only when the user's trust file lists the directory with the SHA-256 of
+// exactly these bytes. A trust file that cannot be read trusts nothing.
+func checkTrust(path string, data []byte, getenv func(string) string) projectTrust {
 	dir := CanonicalDir(filepath.Dir(filepath.Dir(path)))
-	if ok, err := NewTrustStore(getenv).Trusts(dir); ok && err == nil {
-		return ""
+	p, ok, err := NewTrustStore(getenv).Lookup(dir)
+	switch {
+	case err != nil || !ok:
+		return projectTrust{Dir: dir}
+	case !p.Matches(ConfigSHA256(data)):
+		return projectTrust{Dir: dir, Changed: true}
 	}
-	return dir
+	return projectTrust{}
 }
 
 // ProjectDir returns the project directory whose trust governs a session
@@ -88,8 +122,11 @@ func CanonicalDir(dir string) string {
 }
 
 // UntrustedProject is the directory of the project file whose keys needing
-// trust were ignored, or "" when none was.
-func (c *Config) UntrustedProject() string { return c.untrusted }
+// trust were ignored, or "" when none was; changed is true when the
+// directory is trusted but its .keel/config.toml changed since.
+func (c *Config) UntrustedProject() (dir string, changed bool) {
+	return c.untrusted.Dir, c.untrusted.Changed
+}
 
 // IgnoredSource reports where an untrusted project file set key, when Load
 // ignored it; the key's value and Source are the lower layers'.

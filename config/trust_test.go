@@ -38,6 +38,8 @@ var dangerousKeys = []dangerous{
 		func(c *Config) any { return c.Providers["openai"].APIKeyEnv }, "AWS_SECRET_ACCESS_KEY"},
 	{"providers.ollama.api_key", lines(`[providers.ollama]`, `api_key = "sk-repo"`), 2,
 		func(c *Config) any { return c.Providers["ollama"].APIKey }, "sk-repo"},
+	{"datalog.path", lines(`[datalog]`, `capture_bodies = true`, `path = "/tmp/repo-chosen.db"`), 3,
+		func(c *Config) any { return c.Datalog.Path }, "/tmp/repo-chosen.db"},
 }
 
 func TestKeysNeedingTrust(t *testing.T) {
@@ -144,7 +146,7 @@ func TestProjectCannotTrustItself(t *testing.T) {
 	if unknown != 3 || untrusted != 1 {
 		t.Errorf("warnings = %v, want 3 unknown keys and yolo ignored", warns)
 	}
-	if ok, _ := NewTrustStore(w.env.get).Trusts(w.root); ok {
+	if _, ok, _ := NewTrustStore(w.env.get).Lookup(CanonicalDir(w.root)); ok {
 		t.Error("the project became trusted")
 	}
 }
@@ -184,7 +186,11 @@ func TestTrustFollowsSymlinks(t *testing.T) {
 	if dir, has := ProjectDir(filepath.Join(link, "sub")); dir != real || !has {
 		t.Errorf("ProjectDir through the link = %s, %v; want %s", dir, has, real)
 	}
-	if _, err := NewTrustStore(w.env.get).Add(link); err != nil {
+	sha, err := ProjectConfigSHA256(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewTrustStore(w.env.get).Add(link, sha); err != nil {
 		t.Fatal(err)
 	}
 	for _, cwd := range []string{w.cwd, filepath.Join(link, "sub")} {

@@ -19,15 +19,17 @@ func (a *app) trustCommand() *cobra.Command {
 	var list, remove bool
 	cmd := &cobra.Command{
 		Use:   "trust [DIR]",
-		Short: "trust this project's .keel/config.toml in full (--list, --remove)",
+		Short: "trust this project's .keel/config.toml, as it is now, in full (--list, --remove)",
 		Long: `keel trust lets the project's .keel/config.toml set the keys a repository
 could abuse: ` + strings.Join(config.TrustedKeys(), ", ") + `.
-Until then keel ignores them there, with a warning. The project is the directory
-holding the nearest .keel/config.toml (else the git root) from DIR, --cwd or the
-current directory. Trust is stored in your configuration directory
-(trusted.toml next to config.toml), never in the project.`,
-		Example: `  keel trust                trust the project here
-  keel trust --list         list trusted projects
+Until then keel ignores them there, with a warning. Trust covers the file as it
+is now (its SHA-256 is recorded): once the file changes, or appears where there
+was none, keel ignores those keys again until you review it and run keel trust
+again. The project is the directory holding the nearest .keel/config.toml (else
+the git root) from DIR, --cwd or the current directory. Trust is stored in your
+configuration directory (trusted.toml next to config.toml), never in the project.`,
+		Example: `  keel trust                trust the project here, its config file as it is now
+  keel trust --list         list trusted projects and whether their file changed
   keel trust --remove       stop trusting the project here
   keel trust --remove DIR   stop trusting DIR, even if it no longer exists`,
 		Args: cobra.MaximumNArgs(1),
@@ -44,7 +46,7 @@ current directory. Trust is stored in your configuration directory
 			return a.trust(store, args)
 		},
 	}
-	cmd.Flags().BoolVar(&list, "list", false, "list the trusted project directories")
+	cmd.Flags().BoolVar(&list, "list", false, "list the trusted project directories and whether each file still matches")
 	cmd.Flags().BoolVar(&remove, "remove", false, "stop trusting the project (or DIR)")
 	return cmd
 }
@@ -76,25 +78,42 @@ func existingDir(arg string) (string, error) {
 	return abs, nil
 }
 
-// trust adds the project to the trust file and says what that means.
+// trust records the project with the hash of its .keel/config.toml as it
+// is now, and says what that means.
 func (a *app) trust(store *config.TrustStore, args []string) error {
-	dir, hasConfig, err := a.trustTarget(args)
+	dir, _, err := a.trustTarget(args)
 	if err != nil {
 		return err
 	}
-	added, err := store.Add(dir)
+	sha, err := config.ProjectConfigSHA256(dir)
+	if err != nil {
+		return fmt.Errorf("cannot trust %s: %w", dir, err)
+	}
+	change, err := store.Add(dir, sha)
 	if err != nil {
 		return usageError(err)
 	}
-	switch {
-	case !added:
-		fmt.Fprintf(a.stdout, "%s is already trusted\n", dir)
-	case hasConfig:
-		fmt.Fprintf(a.stdout, "trusted %s: its .keel/config.toml now applies in full (recorded in %s)\n", dir, store.Path)
-	default:
-		fmt.Fprintf(a.stdout, "trusted %s, which has no .keel/config.toml yet: one added there will apply in full (recorded in %s)\n", dir, store.Path)
-	}
+	fmt.Fprintln(a.stdout, trustMessage(dir, sha != "", change, store.Path))
 	return nil
+}
+
+// trustMessage says what keel trust did: trust covers the file as it is
+// now, or the absence of one.
+func trustMessage(dir string, hasConfig bool, change config.TrustChange, path string) string {
+	const renew = "after any change keel ignores its keys needing trust until you run \"keel trust\" again"
+	switch {
+	case change == config.TrustUnchanged && hasConfig:
+		return fmt.Sprintf("%s is already trusted with its .keel/config.toml as it is now", dir)
+	case change == config.TrustUnchanged:
+		return fmt.Sprintf("%s is already trusted, with no .keel/config.toml", dir)
+	case change == config.TrustUpdated && hasConfig:
+		return fmt.Sprintf("trusted again: recorded the current .keel/config.toml of %s, which now applies in full as it is; %s (recorded in %s)", dir, renew, path)
+	case change == config.TrustUpdated:
+		return fmt.Sprintf("trusted again: recorded that %s now has no .keel/config.toml; one added there will be ignored until you run \"keel trust\" again (recorded in %s)", dir, path)
+	case hasConfig:
+		return fmt.Sprintf("trusted %s: its .keel/config.toml applies in full as it is now; %s (recorded in %s)", dir, renew, path)
+	}
+	return fmt.Sprintf("trusted %s, which has no .keel/config.toml: the keys needing trust in one added there will be ignored until you review it and run \"keel trust\" again (recorded in %s)", dir, path)
 }
 
 // untrust removes DIR as listed (it may be gone) or the project of DIR,
@@ -130,17 +149,34 @@ func (a *app) untrusted(dir string, removed bool, err error) error {
 	return nil
 }
 
-// listTrusted prints one trusted directory per line.
+// listTrusted prints one trusted directory per line, after whether its
+// .keel/config.toml is still the one trusted.
 func (a *app) listTrusted(store *config.TrustStore) error {
-	dirs, err := store.List()
+	list, err := store.List()
 	if err != nil {
 		return usageError(err)
 	}
-	if len(dirs) == 0 {
+	if len(list) == 0 {
 		fmt.Fprintln(a.stderr, "keel: no project is trusted")
 	}
-	for _, d := range dirs {
-		fmt.Fprintln(a.stdout, d)
+	for _, p := range list {
+		fmt.Fprintf(a.stdout, "%-21s  %s\n", trustStatus(p), p.Path)
 	}
 	return nil
+}
+
+// trustStatus is "ok" when the project's file is the one trusted, "changed
+// since trusted" when it differs (or appeared since), "no config file" when
+// there is none now (nothing to trust), or why the file cannot be read.
+func trustStatus(p config.TrustedProject) string {
+	sha, err := config.ProjectConfigSHA256(p.Path)
+	switch {
+	case err != nil:
+		return "unreadable: " + err.Error()
+	case sha == "":
+		return "no config file"
+	case !p.Matches(sha):
+		return "changed since trusted"
+	}
+	return "ok"
 }

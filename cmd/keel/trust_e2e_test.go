@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -133,13 +134,15 @@ func TestHostileRepoConfigIsIgnoredUntilTrusted(t *testing.T) {
 		t.Errorf("keel config does not show the ignored yolo (exit %d):\n%s", code, cfgOut)
 	}
 
+	// The user reviews the file (now pointing at a server of theirs) and
+	// trusts it as it is.
+	trusted := llmtest.Start(t, touchScript())
+	writeHostileConfig(t, repo, trusted.URL())
 	trustOut, errOut, code := runKeelHome(t, home, nil, repo, "", "trust")
-	if code != 0 || !strings.Contains(trustOut, "trusted ") {
+	if code != 0 || !strings.Contains(trustOut, "trusted ") || !strings.Contains(trustOut, "as it is now") {
 		t.Fatalf("keel trust: exit %d, %q %q", code, trustOut, errOut)
 	}
 
-	trusted := llmtest.Start(t, touchScript())
-	writeHostileConfig(t, repo, trusted.URL())
 	out, errOut, code = runKeelHome(t, home, nil, repo, "", "-p", "touch it", "--output-format", "json")
 	if code != 0 || strings.Contains(errOut, "ignored") {
 		t.Fatalf("trusted run: exit %d, stderr %s", code, errOut)
@@ -150,6 +153,47 @@ func TestHostileRepoConfigIsIgnoredUntilTrusted(t *testing.T) {
 	if n := len(trusted.Requests()); n != 2 || len(srv.Requests()) != 2 {
 		t.Errorf("trusted base_url: project server %d requests, user server %d; want 2 and 2", n, len(srv.Requests()))
 	}
+
+	// Anything may write the file after that: trust does not follow it.
+	appendFile(t, filepath.Join(repo, ".keel", "config.toml"), "# edit\n")
+	if err := os.Remove(pwned); err != nil {
+		t.Fatal(err)
+	}
+	user := llmtest.Start(t, touchScript())
+	writeUserBaseURL(t, home, user.URL())
+	out, errOut, code = runKeelHome(t, home, nil, repo, "", "-p", "touch it", "--output-format", "json")
+	res = touchResult{}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 {
+		t.Fatalf("run after the edit: exit %d, %v: %s\nstderr: %s", code, err, out, errOut)
+	}
+	if _, err := os.Stat(pwned); err == nil {
+		t.Error("yolo from the edited file ran the command: pwned exists")
+	}
+	if len(res.Denials) != 1 || res.Denials[0].Tool != "run_command" {
+		t.Errorf("permission_denials after the edit = %+v, want the run_command", res.Denials)
+	}
+	if n, m := len(trusted.Requests()), len(user.Requests()); n != 2 || m != 2 {
+		t.Errorf("after the edit: project server %d requests (want still 2), user server %d (want 2)", n, m)
+	}
+	real, _ := filepath.EvalSymlinks(repo)
+	want := "yolo is ignored: .keel/config.toml changed since you trusted " + real + ` (review it, then run "keel trust" again)`
+	if !strings.Contains(errOut, want) || strings.Contains(errOut, "not trusted") {
+		t.Errorf("stderr does not say the file changed since it was trusted:\n%s", errOut)
+	}
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestTrustCommand(t *testing.T) {
@@ -158,22 +202,46 @@ func TestTrustCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg := filepath.Join(repo, ".keel", "config.toml")
+	write := func(text string) func() {
+		return func() {
+			if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	status := func(s string) string { return fmt.Sprintf("%-21s  %s\n", s, real) }
 	steps := []struct {
+		before func() // changes the project first
 		args   []string
 		code   int
 		stdout string // substring expected on stdout
 		stderr string // substring expected on stderr
 	}{
-		{[]string{"trust", "--list"}, 0, "", "no project is trusted"},
-		{[]string{"trust"}, 0, "trusted " + real + ", which has no .keel/config.toml yet", ""},
-		{[]string{"trust", "--cwd", repo}, 0, real + " is already trusted", ""},
-		{[]string{"trust", "--list"}, 0, real + "\n", ""},
-		{[]string{"trust", "--list", "--remove"}, 2, "", "cannot be combined"},
-		{[]string{"trust", filepath.Join(repo, "nope")}, 2, "", "is not a directory"},
-		{[]string{"trust", "--remove"}, 0, real + " is no longer trusted", ""},
-		{[]string{"trust", "--remove", repo}, 0, real + " was not trusted; nothing changed", ""},
+		{nil, []string{"trust", "--list"}, 0, "", "no project is trusted"},
+		{nil, []string{"trust"}, 0, "trusted " + real + ", which has no .keel/config.toml: the keys needing trust in one added there will be ignored", ""},
+		{nil, []string{"trust", "--cwd", repo}, 0, real + " is already trusted, with no .keel/config.toml", ""},
+		{nil, []string{"trust", "--list"}, 0, status("no config file"), ""},
+		{write("yolo = true\n"), []string{"trust", "--list"}, 0, status("changed since trusted"), ""},
+		{nil, []string{"trust"}, 0, "trusted again: recorded the current .keel/config.toml of " + real, ""},
+		{nil, []string{"trust", "--list"}, 0, status("ok"), ""},
+		{nil, []string{"trust"}, 0, real + " is already trusted with its .keel/config.toml as it is now", ""},
+		{write("yolo = true\n# edit\n"), []string{"trust", "--list"}, 0, status("changed since trusted"), ""},
+		{func() { os.Remove(cfg) }, []string{"trust", "--list"}, 0, status("no config file"), ""},
+		{write("yolo = true\n"), []string{"trust", "--list"}, 0, status("ok"), ""},
+		{nil, []string{"trust", "--list", "--remove"}, 2, "", "cannot be combined"},
+		{nil, []string{"trust", filepath.Join(repo, "nope")}, 2, "", "is not a directory"},
+		{nil, []string{"trust", "--remove"}, 0, real + " is no longer trusted", ""},
+		{nil, []string{"trust", "--remove", repo}, 0, real + " was not trusted; nothing changed", ""},
+		{nil, []string{"trust"}, 0, "trusted " + real + ": its .keel/config.toml applies in full as it is now", ""},
 	}
 	for _, st := range steps {
+		if st.before != nil {
+			st.before()
+		}
 		out, errOut, code := runKeelHome(t, home, nil, repo, "", st.args...)
 		if code != st.code || !strings.Contains(out, st.stdout) || !strings.Contains(errOut, st.stderr) {
 			t.Errorf("keel %v: exit %d (want %d), stdout %q (want %q), stderr %q (want %q)",
