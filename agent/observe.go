@@ -76,7 +76,7 @@ func (t *task) applyDecision(ctx context.Context) (stop, bool) {
 	d := t.decision
 	t.decision = discipline.Decision{}
 	if d.Halt != nil {
-		if t.s.failActiveStep(d.Halt.Why) {
+		if d.Halt.StopReason != discipline.StopPlanFailed && t.s.failActiveStep(d.Halt.Why) {
 			return t.replanMessages()
 		}
 		return t.haltStop(*d.Halt), true
@@ -106,10 +106,15 @@ func (t *task) applyDecision(ctx context.Context) (stop, bool) {
 	return stop{}, false
 }
 
+// haltStop is the stop for a guard's halt (or a question the user
+// answered with stop). Stopping with plan_failed marks the plan failed.
 func (t *task) haltStop(in discipline.Intervention) stop {
 	reason := StopReason(in.StopReason)
 	if reason == "" {
 		reason = StopLoopDetected
+	}
+	if reason == StopPlanFailed {
+		t.s.markPlanFailed()
 	}
 	return stop{reason: reason, message: fmt.Sprintf("keel stopped the task: %s", in.Why)}
 }
@@ -151,7 +156,7 @@ func (t *task) nextCheckpointIn() int {
 	if cadence <= 0 {
 		return 0
 	}
-	return max(cadence-(t.toolCalls-t.discipline.LastReflectionAt()), 0)
+	return max(discipline.NextCheckpointAt(t.discipline.LastReflectionAt(), cadence)-t.toolCalls, 0)
 }
 
 // commandOf extracts run_command's command line from its arguments.

@@ -47,7 +47,7 @@ func (ps planSink) UpdatePlan(_ context.Context, u tools.PlanUpdate) (string, er
 	if failed != nil && next.Status == PlanActive {
 		next.Status = PlanSuperseded
 		s.planEvents = append(s.planEvents, planFailure{step: *failed, attempt: next.Attempt})
-		reply += fmt.Sprintf("; step %q failed, so this plan is superseded (attempt %d): make a new plan with a different approach", failed.Title, next.Attempt)
+		reply += fmt.Sprintf("; step %q failed, so this plan is superseded: make a new plan with a different approach (attempt %d)", failed.Title, next.Attempt+1)
 	}
 	s.plan = next
 	s.planSeq++
@@ -59,7 +59,9 @@ func (ps planSink) UpdatePlan(_ context.Context, u tools.PlanUpdate) (string, er
 	return reply, nil
 }
 
-// planFailure is a failed step waiting to be turned into a replanning message.
+// planFailure is a failed step waiting to be turned into a replanning
+// message. attempt is the failed plan's; the next plan is attempt+1, as
+// both the tool's reply and the replanning message say.
 type planFailure struct {
 	step    Step
 	attempt int
@@ -143,6 +145,7 @@ func (t *task) replanMessages() (stop, bool) {
 	for _, ev := range events {
 		t.failedPlans = append(t.failedPlans, ev.step.Title+": "+ev.step.Note)
 		if max := s.opts.MaxBacktracks; max > 0 && len(t.failedPlans) >= max {
+			s.markPlanFailed()
 			return stop{reason: StopPlanFailed, message: fmt.Sprintf("%d plans failed: %s", len(t.failedPlans), strings.Join(t.failedPlans, "; "))}, true
 		}
 		s.setState(StateReplanning, fmt.Sprintf("attempt %d", ev.attempt+1))

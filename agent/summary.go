@@ -21,6 +21,9 @@ func (t *task) roundSummary(outs []outcome, endedTurn bool) discipline.RoundSumm
 		ContextUsed:   t.lastPrompt,
 		ContextWindow: t.s.opts.ContextWindow,
 	}
+	if endedTurn {
+		sum.Text = t.result // the answer (with its continuation after a length cut)
+	}
 	t.compacted = false
 	for _, o := range outs {
 		c := callSummary(o)

@@ -73,6 +73,10 @@ type Discipline struct {
 	StallCalls      int      `toml:"stall_calls"`
 	Verify          bool     `toml:"verify"`
 	PlanContinue    bool     `toml:"plan_continue"`
+	PlanContinueMax int      `toml:"plan_continue_max"`
+	MonologueWarn   int      `toml:"monologue_warn"`
+	MonologueHalt   int      `toml:"monologue_halt"`
+	AlternationHalt int      `toml:"alternation_halt"`
 	VerifyPatterns  []string `toml:"verify_patterns"`
 }
 
@@ -124,8 +128,9 @@ func Defaults() *Config {
 			"ollama": {Name: "ollama", BaseURL: "http://localhost:11434/v1", ContextWindow: DefaultContextWindow},
 		},
 		Discipline: Discipline{
-			Reread: 2, RepeatWarn: 3, RepeatHalt: 4, ErrorStreak: 3, ErrorStreakHalt: 5,
-			StallCalls: 30, Verify: true, PlanContinue: true,
+			Reread: 3, RepeatWarn: 3, RepeatHalt: 4, ErrorStreak: 3, ErrorStreakHalt: 5,
+			StallCalls: 30, Verify: true, PlanContinue: true, PlanContinueMax: 3,
+			MonologueWarn: 3, MonologueHalt: 4, AlternationHalt: 6,
 			VerifyPatterns: DefaultVerifyPatterns(),
 		},
 		Plan: Plan{MaxBacktrackAttempts: 3, StallThreshold: 5},

@@ -53,7 +53,7 @@ var fields = []field{
 	{"permissions.deny", kindStrings, "rules always denied; deny wins over allow", func(c *Config) any { return &c.Permissions.Deny }},
 	{"permissions.env_passthrough", kindStrings, `secret-looking variables (*_KEY, *_TOKEN...) commands may still inherit, e.g. "NPM_TOKEN"`, func(c *Config) any { return &c.Permissions.EnvPassthrough }},
 
-	{"discipline.reread", kindInt, "note at this many re-reads of an unchanged region; 0 disables", func(c *Config) any { return &c.Discipline.Reread }},
+	{"discipline.reread", kindInt, "note at this many reads of the same lines of an unchanged file (3: the second repeat); 0 disables", func(c *Config) any { return &c.Discipline.Reread }},
 	{"discipline.repeat_warn", kindInt, "warn at this many identical calls with identical results; 0 disables", func(c *Config) any { return &c.Discipline.RepeatWarn }},
 	{"discipline.repeat_halt", kindInt, "halt with loop_detected at this many; 0 disables", func(c *Config) any { return &c.Discipline.RepeatHalt }},
 	{"discipline.error_streak", kindInt, "note at this many identical failures in a row; 0 disables", func(c *Config) any { return &c.Discipline.ErrorStreak }},
@@ -61,6 +61,10 @@ var fields = []field{
 	{"discipline.stall_calls", kindInt, "nudge after this many calls with no edit or plan progress; 0 disables", func(c *Config) any { return &c.Discipline.StallCalls }},
 	{"discipline.verify", kindBool, "remind the model when it ends its turn with unverified edits", func(c *Config) any { return &c.Discipline.Verify }},
 	{"discipline.plan_continue", kindBool, "remind the model when it ends its turn with plan steps open", func(c *Config) any { return &c.Discipline.PlanContinue }},
+	{"discipline.plan_continue_max", kindInt, "reminders without progress before stopping with plan_failed; 0 = never stop", func(c *Config) any { return &c.Discipline.PlanContinueMax }},
+	{"discipline.monologue_warn", kindInt, "warn at this many identical answers in a row with no tool call; 0 disables", func(c *Config) any { return &c.Discipline.MonologueWarn }},
+	{"discipline.monologue_halt", kindInt, "ask the user (headless: halt) at this many; 0 disables", func(c *Config) any { return &c.Discipline.MonologueHalt }},
+	{"discipline.alternation_halt", kindInt, "ask the user (headless: halt) after this many calls alternating A,B,A,B with identical results; 0 disables", func(c *Config) any { return &c.Discipline.AlternationHalt }},
 	{"discipline.verify_patterns", kindStrings, "commands that count as verifying an edit", func(c *Config) any { return &c.Discipline.VerifyPatterns }},
 
 	{"plan.confirm", kindBool, "show the first plan with side effects for approval (--confirm-plan)", func(c *Config) any { return &c.Plan.Confirm }},

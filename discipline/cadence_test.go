@@ -18,6 +18,9 @@ func TestShouldReflect(t *testing.T) {
 		{"below cadence", 9, 0, 10, 9, false},
 		{"exactly at cadence", 10, 0, 10, 10, true},
 		{"jump past cadence in one round", 13, 0, 10, 13, true},
+		{"marker at 10 after landing at 12: due at 20, not 22", 20, 10, 10, 10, true},
+		{"marker off a multiple (cadence changed): due at the next multiple", 14, 12, 7, 2, true},
+		{"marker off a multiple: not before it", 13, 12, 7, 1, false},
 		{"after a checkpoint at 10, not at 19", 19, 10, 10, 9, false},
 		{"after a checkpoint at 10, at 20", 20, 10, 10, 10, true},
 		{"checkpoint at 10 does not fire again at 10", 10, 10, 10, 0, false},
@@ -59,7 +62,9 @@ func TestCheckpointCadence(t *testing.T) {
 	}{
 		{"25 calls at cadence 10: after 10 and 20", 10, 25, 1, []int{10, 20}},
 		{"cadence 0: none", 0, 25, 1, []int{}},
-		{"three calls a round: at 12, then 24 (the marker moves to 12)", 10, 25, 3, []int{12, 24}},
+		{"three calls a round: after the rounds crossing 10, 20, 30 (the marker moves to the multiple)", 10, 31, 3, []int{12, 21, 30}},
+		{"four calls a round", 10, 40, 4, []int{12, 20, 32, 40}},
+		{"cadence 7, two calls a round", 7, 22, 2, []int{8, 14, 22}},
 		{"13 calls in one round fire with delta 13", 10, 13, 13, []int{13}},
 		{"9 calls: none", 10, 9, 1, []int{}},
 	}
@@ -90,8 +95,8 @@ func TestCheckpointDelta(t *testing.T) {
 	if len(ins) != 1 || ins[0].Figures["delta"] != 13 || ins[0].AtToolCall != 13 {
 		t.Fatalf("want one checkpoint with delta 13 at 13, got %v", ins)
 	}
-	if x.s.LastReflectionAt() != 13 {
-		t.Errorf("marker = %d, want 13", x.s.LastReflectionAt())
+	if x.s.LastReflectionAt() != 10 {
+		t.Errorf("marker = %d, want 10 (the multiple crossed)", x.s.LastReflectionAt())
 	}
 }
 
@@ -106,6 +111,16 @@ func TestNewTaskRestartsCount(t *testing.T) {
 	}
 	if got := runCalls(t, p, x, 12, 1); !slices.Equal(got, []int{10}) {
 		t.Errorf("after a new task checkpoints at %v, want [10]", got)
+	}
+}
+
+func TestNextCheckpointAt(t *testing.T) {
+	for _, tt := range []struct{ last, cadence, want int }{
+		{0, 10, 10}, {10, 10, 20}, {12, 10, 20}, {19, 10, 20}, {20, 10, 30}, {0, 0, 0}, {10, 7, 14}, {-3, 5, 5},
+	} {
+		if got := NextCheckpointAt(tt.last, tt.cadence); got != tt.want {
+			t.Errorf("NextCheckpointAt(%d, %d) = %d, want %d", tt.last, tt.cadence, got, tt.want)
+		}
 	}
 }
 

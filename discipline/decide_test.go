@@ -1,6 +1,8 @@
 package discipline
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -19,7 +21,9 @@ func TestDecide(t *testing.T) {
 	}{
 		{"nothing", nil, "", false, false, 0},
 		{"one inject", []Intervention{inj(KindStall, "s")}, "s", false, false, 1},
-		{"merged in rank order, checkpoint last", []Intervention{inj(KindReflection, "r"), inj(KindReread, "a"), inj(KindVerify, "v")}, "a\n\nv\n\nr", false, false, 3},
+		{"merged in rank order, checkpoint last", []Intervention{inj(KindReflection, "r"), inj(KindReread, "a"), inj(KindVerify, "v")}, "Notes from keel on your last calls:\n- a\n- v\n- r", false, false, 3},
+		{"notes, not messages, when several", []Intervention{{Kind: KindReread, Action: Inject, Message: "long a", Note: "a"}, {Kind: KindRepeat, Action: Inject, Message: "long b", Note: "b"}}, "Notes from keel on your last calls:\n- b\n- a", false, false, 2},
+		{"folded findings are not sent again", []Intervention{{Kind: KindReread, Action: Inject, Message: "a", Folded: true}, inj(KindReflection, "r")}, "r", false, false, 2},
 		{"halt beats inject", []Intervention{inj(KindReflection, "r"), halt}, "", true, false, 2},
 		{"halt beats ask", []Intervention{ask, halt, inj(KindRepeat, "x")}, "", true, false, 3},
 		{"ask keeps the inject for a continue", []Intervention{inj(KindReread, "a"), ask}, "a", false, true, 2},
@@ -39,16 +43,42 @@ func TestDecide(t *testing.T) {
 
 func TestOneMergedMessagePerRound(t *testing.T) {
 	p := DefaultPolicy()
-	p.ReflectionCadence = 2
+	p.ReflectionCadence = 3
 	x := newSession(t, p)
+	x.round(readCall("/w/a.go", "v", 1, 10, 10))
 	x.round(readCall("/w/a.go", "v", 1, 10, 10))
 	ins := x.round(readCall("/w/a.go", "v", 1, 10, 10)) // reread and the checkpoint together
 	if !hasKind(ins, KindReread) || !hasKind(ins, KindReflection) {
 		t.Fatalf("want reread and reflection, got %v", kindsOf(ins))
 	}
 	d := Decide(ins)
-	if !strings.HasPrefix(d.Inject, "Note: ") || !strings.Contains(d.Inject, "[Checkpoint") {
+	if !strings.HasPrefix(d.Inject, "[Checkpoint") || !strings.Contains(d.Inject, "Also this round:\n- /w/a.go lines 1-10") || strings.Contains(d.Inject, "Note: ") {
 		t.Errorf("merged message:\n%s", d.Inject)
+	}
+	if strings.Count(d.Inject, "/w/a.go lines 1-10") != 1 {
+		t.Errorf("the reread is stated more than once:\n%s", d.Inject)
+	}
+}
+
+// At call 30 of a read-only audit the stall nudge falls due with the
+// checkpoint: one checkpoint, no stall card, the fact in its text.
+func TestStallFoldsIntoCheckpoint(t *testing.T) {
+	p := DefaultPolicy()
+	p.ReflectionCadence, p.StallCalls = 10, 30
+	x := newSession(t, p)
+	var at30 []Intervention
+	for i := 1; i <= 30; i++ {
+		at30 = x.round(readCall(fmt.Sprintf("/w/f%d.go", i), "v", 1, 10, 10))
+	}
+	if got := kindsOf(x.fired); !slices.Equal(got, []Kind{KindReflection, KindReflection, KindReflection}) {
+		t.Fatalf("fired %v, want three checkpoints and no stall", got)
+	}
+	d := Decide(at30)
+	if !strings.Contains(d.Inject, "30 tool calls since the last edit") || strings.Count(d.Inject, "[Checkpoint") != 1 {
+		t.Errorf("checkpoint at 30:\n%s", d.Inject)
+	}
+	if at30[0].Figures["since_progress"] != 30 {
+		t.Errorf("figures %v", at30[0].Figures)
 	}
 }
 
@@ -56,5 +86,26 @@ func TestInterventionString(t *testing.T) {
 	in := Intervention{Kind: KindRepeat, AtToolCall: 7, Action: Inject, Why: "read_file 3 times"}
 	if got, want := in.String(), "repeat@7 inject: read_file 3 times"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
+
+// A card shows what the model was sent: the note when a finding went as
+// a line of a list or of the checkpoint.
+func TestShownCarriesWhatWasSent(t *testing.T) {
+	one := Decide([]Intervention{{Kind: KindReread, Action: Inject, Message: "long a", Note: "a"}})
+	if one.Shown[0].Message != "long a" {
+		t.Errorf("a lone finding's message = %q", one.Shown[0].Message)
+	}
+	two := Decide([]Intervention{{Kind: KindReread, Action: Inject, Message: "long a", Note: "a"}, {Kind: KindRepeat, Action: Inject, Message: "long b", Note: "b"}})
+	folded := Decide([]Intervention{{Kind: KindReread, Action: Inject, Message: "long a", Note: "a", Folded: true}, {Kind: KindReflection, Action: Inject, Message: "cp"}})
+	for _, d := range []Decision{two, folded} {
+		for _, in := range d.Shown {
+			if strings.HasPrefix(in.Message, "long") {
+				t.Errorf("shown %s with the unsent message %q", in.Kind, in.Message)
+			}
+		}
+	}
+	if folded.Inject != "cp" {
+		t.Errorf("inject = %q", folded.Inject)
 	}
 }

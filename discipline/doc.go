@@ -9,27 +9,40 @@
 // [AfterRound]. The rules, each with a threshold in [Policy] (0 or false
 // disables it):
 //
-//   - reflection: every ReflectionCadence tool calls, a scheduled
-//     checkpoint (see [ShouldReflect], [ReflectionPrompt], [Report]).
-//   - reread: a read that returns only lines already returned from the
-//     same, unchanged file version (see [CommandRead]).
+//   - reflection: a scheduled checkpoint after the round that crosses each
+//     multiple of ReflectionCadence tool calls (10, 20, 30… wherever
+//     parallel calls made the last one land; see [NextCheckpointAt],
+//     [ReflectionPrompt], [Report]).
+//   - reread: the Reread-th read of exactly the same lines of one
+//     unchanged file version (see [CommandRead]); sub-ranges, paging and
+//     other spans never count.
 //   - repeat, then halt: the same call with the same result, again and again.
-//   - error_streak, then halt: the same tool failing the same way in a row.
+//   - error_streak, then halt: one tool failing in a row with the same
+//     identity: what it acted on (the command, or the file) and the most
+//     informative line of its output (see [FailureLine]).
+//   - alternation halt: A,B,A,B… calls, each returning what it did before.
 //   - stall: many calls with no edit and no plan step completed. Never halts.
 //   - verify: the model ends its turn with edits no check has passed since.
-//   - plan_continue: the model ends its turn with plan steps still open.
+//   - plan_continue: the model ends its turn with plan steps still open;
+//     after PlanContinueMax reminders the task stops with plan_failed.
+//   - monologue, then halt: the same answer with no tool call, again and
+//     again (see [NormalizeText]).
+//
+// docs/DISCIPLINE.md states each rule's threshold, config key, and what it
+// will not fire on.
 //
 // # Building a RoundSummary
 //
 // One ToolCall per call that ran, in order: Args from [NormalizeArgs],
 // ResultHash from [HashOutput] of the text the model saw, IsError, the
-// failure text in ErrorLine, Command and ExitCode for run_command, Reads
-// from the tool's file spans (for run_command, [CommandRead] recognises
-// cat, head, tail, sed -n and less; the agent resolves the path, stats
-// the file and fills Version and Total), Changed from the files written.
-// The round carries EndedTurn, the plan as a [PlanView], Compacted when a
-// compaction ran since the last summary, the task's tool-call count, and
-// the context figures. Call [NewTask] when a user task starts.
+// failure text in ErrorLine (a command's whole output), Command and
+// ExitCode for run_command, Reads from the tool's file spans (for
+// run_command, [CommandRead] recognises cat, head, tail, sed -n and less;
+// the agent resolves the path, stats the file and fills Version and
+// Total), Changed from the files written. The round carries EndedTurn and
+// the answer's Text, the plan as a [PlanView], Compacted when a compaction
+// ran since the last summary, the task's tool-call count, and the context
+// figures. Call [NewTask] when a user task starts.
 //
 // The plan issue's pure parts live here too: [ReplanMessage] and
 // [ReplanStrategy] for backtracking, and [Report] for the reflection
@@ -37,14 +50,17 @@
 //
 // # Precedence
 //
-// halt > ask the user > inject. Several rules may fire in one round; each
-// is returned as its own [Intervention] (one card and one datalog row each),
-// but the model receives at most one injected message per round: [Decide]
-// merges every inject-action finding into one text, a line (or paragraph)
-// each, and drops it when a halt wins. An ask pauses for the user; the
-// merged text is sent only if the user lets the task continue.
+// halt > ask the user > inject. Each call yields at most one finding (a
+// halt, else the error streak, the reread note, the repeat warning).
+// Several rules may still fire in one round; each is returned as its own
+// [Intervention] (one card and one datalog row each), but the model
+// receives one message per pause: when a checkpoint is due, the other
+// findings become lines of it (a stall nudge is dropped, its fact stated
+// there); otherwise [Merge] sends one finding's message, or several as one
+// short list of their notes. A halt drops the message. An ask pauses for
+// the user; the message is sent only if the user lets the task continue.
 //
 // Halts are never hidden: in interactive sessions (Policy.Headless false)
 // a halt becomes a question to the user (Action Ask); headless, it stops
-// the task with StopReason "loop_detected".
+// the task with StopReason "loop_detected" ("plan_failed" for plan_continue).
 package discipline

@@ -1,36 +1,27 @@
 package discipline
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
+
+// streak is one tool's run of identical failures.
+type streak struct {
+	key      string // failure identity: target and line
+	target   string // the command or the file the call acted on
+	line     string // the normalized failure line
+	args     string // the arguments of the run's first call
+	sameArgs bool   // every call in the run had those arguments
+	count    int
+}
 
 // failed reports whether a call failed: an error result or a command's
 // non-zero exit.
 func failed(c ToolCall) bool { return c.IsError || c.ExitCode != 0 }
 
-// errorLine is the normalized line a failure is compared by. A command
-// whose first line says nothing ("(no output)", only an exit code) is
-// compared by the command too: three different searches that each found
-// nothing are exploration, not a calling mistake.
-func errorLine(c ToolCall) string {
-	l := NormalizeError(c.ErrorLine)
-	if c.Command == "" || !uninformative(l) {
-		return l
-	}
-	if l == "" {
-		l = fmt.Sprintf("exit code %d", c.ExitCode)
-	}
-	return l + " from " + NormalizeError(c.Command)
-}
-
-func uninformative(line string) bool {
-	return line == "" || strings.HasPrefix(line, "(no output)") || strings.HasPrefix(line, "[exit code")
-}
-
-// observeError tracks each tool's run of identical failures. The run ends
-// when the tool succeeds, fails differently, or any file changes (then a
-// repeated failure is news, not a calling mistake).
+// observeError tracks each tool's run of identical failures. A failure's
+// identity is the tool, what it acted on (the normalized command, or the
+// file) and its most informative line (see FailureLine), so six different
+// scripts failing, even with the same exception, never form a streak. The
+// run ends when the tool succeeds, fails differently, or any file changes
+// (then a repeated failure is news, not a calling mistake).
 func (s *State) observeError(c ToolCall, call int, p Policy) *Intervention {
 	if !failed(c) {
 		delete(s.streaks, c.Name)
@@ -39,19 +30,22 @@ func (s *State) observeError(c ToolCall, call int, p Policy) *Intervention {
 	if s.streaks == nil {
 		s.streaks = map[string]streak{}
 	}
-	line := errorLine(c)
+	target, line := callTarget(c), failureLine(c)
+	key := target + "\x00" + line
 	st := s.streaks[c.Name]
-	if st.line == line {
+	if st.key == key {
 		st.count++
+		st.sameArgs = st.sameArgs && st.args == c.Args
 	} else {
-		st = streak{line: line, count: 1}
+		st = streak{key: key, target: target, line: line, args: c.Args, sameArgs: true, count: 1}
 	}
 	s.streaks[c.Name] = st
+	what := st.describe(c)
 	if p.ErrorStreakHalt > 0 && st.count >= p.ErrorStreakHalt {
 		delete(s.streaks, c.Name) // as with repeats: ask once, then count again
 		return escalate(p, call,
-			fmt.Sprintf("%s failed %d times in a row with %q (halt at %d)", c.Name, st.count, line, p.ErrorStreakHalt),
-			fmt.Sprintf("keel stopped a loop: %s failed %d times in a row the same way: %q. Retrying it unchanged will not help.", c.Name, st.count, line),
+			fmt.Sprintf("%s failed %d times in a row with %q (halt at %d)", what, st.count, st.line, p.ErrorStreakHalt),
+			fmt.Sprintf("keel stopped a loop: %s failed %d times in a row the same way: %q. %s", what, st.count, st.line, st.advice(c)),
 			map[string]int{"streak": st.count, "halt_at": p.ErrorStreakHalt})
 	}
 	if p.ErrorStreak <= 0 || st.count != p.ErrorStreak {
@@ -61,9 +55,33 @@ func (s *State) observeError(c ToolCall, call int, p Policy) *Intervention {
 		Kind:       KindErrorStreak,
 		AtToolCall: call,
 		Action:     Inject,
-		Message: fmt.Sprintf("%s has failed %d times in a row with the same message: %q. This is not transient: the problem is in how it is called. Check the arguments against what the tool expects and against the actual target, or use a different approach; do not retry it unchanged.",
-			c.Name, st.count, line),
-		Why:     fmt.Sprintf("%s failed %d times in a row with %q", c.Name, st.count, line),
+		Message: fmt.Sprintf("%s has failed %d times in a row with the same message: %q. %s",
+			what, st.count, st.line, st.advice(c)),
+		Note:    fmt.Sprintf("%s failed %d times in a row with %q: %s", what, st.count, st.line, st.advice(c)),
+		Why:     fmt.Sprintf("%s failed %d times in a row with %q", what, st.count, st.line),
 		Figures: map[string]int{"streak": st.count, "warn_at": p.ErrorStreak},
 	}
+}
+
+// describe names what failed: the command, or the tool and its target.
+func (st streak) describe(c ToolCall) string {
+	if c.Command != "" {
+		return fmt.Sprintf("the command %q", truncate(st.target, maxArgsShown))
+	}
+	if st.target == c.Args {
+		return fmt.Sprintf("%s %s", c.Name, truncate(st.target, maxArgsShown))
+	}
+	return fmt.Sprintf("%s on %s", c.Name, truncate(st.target, maxArgsShown))
+}
+
+// advice says what to do, claiming a calling mistake only when the very
+// same call failed the same way every time.
+func (st streak) advice(c ToolCall) string {
+	switch {
+	case c.Command != "":
+		return "Running it again unchanged will fail the same way: change the code or the command first, or try a different approach."
+	case st.sameArgs:
+		return "This is not transient: the problem is in how it is called. Check the arguments against what the tool expects and against the actual target, or use a different approach; do not retry it unchanged."
+	}
+	return fmt.Sprintf("The arguments changed but the failure did not: look at %s itself (read it again) before another attempt, or use a different approach.", truncate(st.target, maxArgsShown))
 }

@@ -1,6 +1,7 @@
 package discipline
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,4 +101,124 @@ func TestStreakNoteReplacesRepeatWarning(t *testing.T) {
 	if got := kindsOf(x.round(failedEdit("/w/a.go", "old text not found"))); len(got) != 1 || got[0] != KindHalt {
 		t.Errorf("fourth identical failure drew %v, want halt", got)
 	}
+}
+
+// pyFail is a Python script's traceback ending in line.
+func pyFail(script, line string) ToolCall {
+	out := fmt.Sprintf("Traceback (most recent call last):\n  File \"/w/%s\", line 7, in <module>\n    main()\n%s\n[exit code 1, 0.0s]", script, line)
+	return cmdCall("python3 "+script, 1, out)
+}
+
+// goFail is a go test failure of pkg at line.
+func goFail(pkg, line string) ToolCall {
+	out := fmt.Sprintf("--- FAIL: TestX (0.00s)\n    %s\nFAIL\nFAIL\texample.com/m/%s\t0.004s\nFAIL\n[exit code 1, 0.3s]", line, pkg)
+	return cmdCall("go test ./"+pkg, 1, out)
+}
+
+func TestErrorStreakIdentity(t *testing.T) {
+	errs := []string{"ZeroDivisionError: division by zero", "KeyError: 'name'", "IndexError: list index out of range",
+		"TypeError: can only concatenate str (not \"int\") to str", "NameError: name 'x' is not defined", "AttributeError: 'NoneType' object has no attribute 'split'"}
+	var sixPy, samePy, sixGo, sameGoOtherLines []ToolCall
+	for i, e := range errs {
+		sixPy = append(sixPy, pyFail(fmt.Sprintf("s%d.py", i+1), e))
+		samePy = append(samePy, pyFail(fmt.Sprintf("s%d.py", i+1), "ModuleNotFoundError: No module named 'requests'"))
+		sixGo = append(sixGo, goFail(fmt.Sprintf("p%d", i+1), fmt.Sprintf("p%d_test.go:12: got %d, want %d", i+1, i, i+1)))
+		sameGoOtherLines = append(sameGoOtherLines, goFail("p1", fmt.Sprintf("p1_test.go:%d: case %d failed", 10+i, i)))
+	}
+	notFound := func(old string) ToolCall {
+		c := failedEdit("/w/a.go", "old text not found in /w/a.go")
+		c.Args = NormalizeArgs(fmt.Sprintf(`{"path":"/w/a.go","old":%q,"new":"y"}`, old))
+		return c
+	}
+	tests := []struct {
+		name   string
+		calls  []ToolCall
+		streak []int
+		says   []string // in the streak's message
+		never  string   // never in any message
+	}{
+		// must not fire
+		{"six Python scripts, six different errors", sixPy, []int{}, nil, ""},
+		{"six Python scripts, the same error", samePy, []int{}, nil, ""},
+		{"six Go packages failing", sixGo, []int{}, nil, ""},
+		{"one package, a different failing line each run", sameGoOtherLines, []int{}, nil, ""},
+		// must fire
+		{"the same script failing the same way", []ToolCall{pyFail("s1.py", errs[0]), pyFail("s1.py", errs[0]), pyFail("s1.py", errs[0])}, []int{3},
+			[]string{`the command "python3 s1.py"`, "ZeroDivisionError: division by zero", "3 times"}, "how it is called"},
+		{"the same package failing the same way", []ToolCall{goFail("p1", "p1_test.go:12: got 1, want 2"), goFail("p1", "p1_test.go:12: got 1, want 2"), goFail("p1", "p1_test.go:12: got 1, want 2")}, []int{3},
+			[]string{`"go test ./p1"`, "p1_test.go:12: got N, want N"}, "how it is called"},
+		{"one file, different arguments, the same failure", []ToolCall{notFound("a"), notFound("b"), notFound("c")}, []int{3},
+			[]string{"edit_file on /w/a.go", "old text not found", "arguments changed"}, "how it is called"},
+		{"the same call, the same failure", []ToolCall{notFound("a"), notFound("a"), notFound("a")}, []int{3},
+			[]string{"edit_file", "how it is called"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := quiet()
+			p.RepeatWarn, p.RepeatHalt = 0, 0 // isolate this rule
+			x := newSession(t, p)
+			for _, c := range tt.calls {
+				x.round(c)
+			}
+			got := of(x.fired, KindErrorStreak)
+			if !slices.Equal(calls(got), tt.streak) || hasKind(x.fired, KindHalt) {
+				t.Fatalf("error_streak at %v (all: %v), want %v", calls(got), kindsOf(x.fired), tt.streak)
+			}
+			for _, in := range got {
+				for _, w := range tt.says {
+					if !strings.Contains(in.Message, w) {
+						t.Errorf("message %q lacks %q", in.Message, w)
+					}
+				}
+				if tt.never != "" && (strings.Contains(in.Message, tt.never) || strings.Contains(in.Note, tt.never)) {
+					t.Errorf("message %q claims %q", in.Message, tt.never)
+				}
+			}
+		})
+	}
+}
+
+// The halt names what repeated: the command and the line.
+func TestErrorStreakHaltSaysWhatRepeated(t *testing.T) {
+	p := quiet()
+	p.Headless = true
+	x := newSession(t, p)
+	for i := range 5 {
+		// The output differs run to run (a seed), so no identical-result
+		// repeat: only the streak can catch it.
+		c := pyFail("flaky.py", "AssertionError: expected 200, got 500")
+		c.ResultHash = Hash(fmt.Sprint("seed ", i))
+		x.round(c)
+	}
+	if got := calls(of(x.fired, KindErrorStreak)); !slices.Equal(got, []int{3}) {
+		t.Errorf("note at %v, want [3]", got)
+	}
+	h := of(x.fired, KindHalt)
+	if len(h) != 1 || h[0].AtToolCall != 5 || !strings.Contains(h[0].Why, `"python3 flaky.py"`) || !strings.Contains(h[0].Why, "AssertionError: expected N, got N") {
+		t.Fatalf("halt %+v", h)
+	}
+}
+
+func FuzzFailureLine(f *testing.F) {
+	for _, s := range []string{pyTraceback, goTestFail, goBuildFail, goPanic, pytestFail, npmJest, nodeError, cargoFail, makeFail, tscFail, silent, "", "\n\n", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, out string) {
+		got := FailureLine(out)
+		if got != strings.TrimSpace(got) || strings.Contains(got, "\n") {
+			t.Fatalf("FailureLine(%q) = %q: not one trimmed line", out, got)
+		}
+		if got == "" {
+			if strings.TrimSpace(out) != "" {
+				t.Fatalf("FailureLine(%q) is empty", out)
+			}
+			return
+		}
+		if !slices.Contains(strings.Split(out, "\n"), got) && !strings.Contains(out, got) {
+			t.Fatalf("FailureLine(%q) = %q is not a line of it", out, got)
+		}
+		if again := FailureLine(got); again != got {
+			t.Fatalf("not idempotent: %q -> %q", got, again)
+		}
+	})
 }

@@ -53,6 +53,7 @@ func FuzzAfterRound(f *testing.F) {
 		}
 		p := DefaultPolicy()
 		p.ReflectionCadence, p.StallCalls = 3, 5
+		p.MonologueWarn, p.MonologueHalt, p.AlternationHalt, p.PlanContinueMax = 2, 3, 4, 2
 		var s State
 		version := 0
 		for i := 0; i < len(data); {
@@ -73,6 +74,9 @@ func FuzzAfterRound(f *testing.F) {
 				i++
 			}
 			sum.EndedTurn = len(sum.Calls) == 0 && h&0x20 != 0
+			if sum.EndedTurn {
+				sum.Text = fmt.Sprint("answer ", h&0x40)
+			}
 			sum.ToolCalls = s.ToolCalls() + len(sum.Calls)
 			s = checkRound(t, sum, p, s)
 		}
@@ -90,7 +94,8 @@ func checkRound(t *testing.T, sum RoundSummary, p Policy, s State) State {
 		t.Fatalf("AfterRound is not deterministic or wrote through its input state")
 	}
 	if next.toolCalls < s.toolCalls || next.reflectedAt < s.reflectedAt || next.progressAt < s.progressAt ||
-		next.stallNudgedAt < s.stallNudgedAt || next.round != s.round+1 || next.reflectedAt > next.toolCalls {
+		next.stallNudgedAt < s.stallNudgedAt || next.round != s.round+1 || next.reflectedAt > next.toolCalls ||
+		(p.ReflectionCadence > 0 && next.reflectedAt%p.ReflectionCadence != 0) {
 		t.Fatalf("state went backwards: %+v -> %+v", s, next)
 	}
 	d := Decide(ins)
@@ -102,7 +107,7 @@ func checkRound(t *testing.T, sum RoundSummary, p Policy, s State) State {
 		if in.Action == Halt && (d.Halt == nil || d.Inject != "") {
 			t.Fatalf("a halt ended up as an inject: %+v", d)
 		}
-		if (in.Action == Halt || in.Action == Ask) && in.StopReason != StopLoopDetected {
+		if (in.Action == Halt || in.Action == Ask) && in.StopReason != StopLoopDetected && !(in.Kind == KindPlanContinue && in.StopReason == StopPlanFailed) {
 			t.Fatalf("halt without stop reason: %+v", in)
 		}
 		if in.Kind == KindReflection {

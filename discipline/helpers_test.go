@@ -113,7 +113,7 @@ func cmdCall(command string, exit int, output string) ToolCall {
 		ResultHash: HashOutput(output), Command: command, ExitCode: exit,
 	}
 	if exit != 0 {
-		c.IsError, c.ErrorLine = true, NormalizeError(output)
+		c.IsError, c.ErrorLine = true, output // the agent passes the whole output
 	}
 	return c
 }

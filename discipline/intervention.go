@@ -20,6 +20,7 @@ const (
 	KindStall        Kind = "stall"
 	KindVerify       Kind = "verify"
 	KindPlanContinue Kind = "plan_continue"
+	KindMonologue    Kind = "monologue"
 )
 
 // Action is what the agent does with an intervention.
@@ -32,14 +33,23 @@ const (
 	Halt   Action = "halt"   // stop the task with StopReason
 )
 
-// StopLoopDetected is the stop reason of a halt.
-const StopLoopDetected = "loop_detected"
+// Stop reasons an Ask or Halt carries.
+const (
+	StopLoopDetected = "loop_detected" // a guard caught a loop
+	StopPlanFailed   = "plan_failed"   // the model kept ending its turn with plan steps open
+)
 
 // Intervention is one rule stepping in.
 type Intervention struct {
 	Kind       Kind
 	AtToolCall int    // the task's tool-call count when it fired
 	Message    string // text for the model
+	// Note is the finding in one sentence (fact and what to do), used in
+	// place of Message when several findings share one message.
+	Note string
+	// Folded reports that the finding's Note went into the round's
+	// checkpoint, so Merge does not send its Message again.
+	Folded     bool
 	Why        string // one human line with the figures, for the UI card
 	Figures    map[string]int
 	Action     Action
@@ -55,7 +65,7 @@ func (in Intervention) String() string {
 // facts first, the checkpoint's questions last so they end the message.
 var rank = map[Kind]int{
 	KindHalt: 0, KindErrorStreak: 1, KindRepeat: 2, KindReread: 3,
-	KindVerify: 4, KindPlanContinue: 5, KindStall: 6, KindReflection: 7,
+	KindVerify: 4, KindPlanContinue: 5, KindMonologue: 5, KindStall: 6, KindReflection: 7,
 }
 
 // Decision is what the agent does after a round, with precedence applied.
@@ -69,7 +79,8 @@ type Decision struct {
 	// Inject is the single message for the next request ("" for none).
 	Inject string
 	// Shown is every intervention that fired, in merge order, for the UI
-	// cards and the datalog, including those a halt overrode.
+	// cards and the datalog, including those a halt overrode. A finding
+	// sent as a note (see Merge) carries that note as its Message.
 	Shown []Intervention
 }
 
@@ -95,19 +106,59 @@ func Decide(ins []Intervention) Decision {
 		return d
 	}
 	d.Inject = Merge(d.Shown)
+	sentAsNotes(d.Shown)
 	return d
 }
 
-// Merge joins the messages of the inject-action interventions into the one
-// message a round may send, in precedence order, separated by blank lines.
-func Merge(ins []Intervention) string {
-	var parts []string
-	for _, in := range sorted(ins) {
-		if in.Action == Inject && in.Message != "" {
-			parts = append(parts, in.Message)
+// sentAsNotes sets the Message of each finding that went to the model as
+// its note (folded into a checkpoint, or one of several in a list) to that
+// note, so a card shows what was sent.
+func sentAsNotes(shown []Intervention) {
+	several := 0
+	for _, in := range shown {
+		if in.Action == Inject && in.Message != "" && !in.Folded {
+			several++
 		}
 	}
-	return strings.Join(parts, "\n\n")
+	for i := range shown {
+		in := &shown[i]
+		if in.Action == Inject && in.Message != "" && (in.Folded || several > 1) {
+			in.Message = in.note()
+		}
+	}
+}
+
+// Merge builds the one message a round may send from its inject-action
+// interventions, in precedence order: one finding is sent as its Message;
+// several become one short list of their Notes, not a concatenation of
+// messages. Findings folded into a checkpoint are already in its text.
+func Merge(ins []Intervention) string {
+	var send []Intervention
+	for _, in := range sorted(ins) {
+		if in.Action == Inject && in.Message != "" && !in.Folded {
+			send = append(send, in)
+		}
+	}
+	switch len(send) {
+	case 0:
+		return ""
+	case 1:
+		return send[0].Message
+	}
+	var b strings.Builder
+	b.WriteString("Notes from keel on your last calls:")
+	for _, in := range send {
+		b.WriteString("\n- " + in.note())
+	}
+	return b.String()
+}
+
+// note is the one-sentence form of a finding (its Message if it has none).
+func (in Intervention) note() string {
+	if in.Note != "" {
+		return in.Note
+	}
+	return in.Message
 }
 
 // sorted returns a copy ordered by rank, stable within a kind.

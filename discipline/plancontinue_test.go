@@ -53,3 +53,48 @@ func TestPlanContinueOnlyWhenTurnEnds(t *testing.T) {
 		t.Errorf("want one message listing a and b, got %v", ins)
 	}
 }
+
+// With a limit, the reminders go on at every turn end without progress,
+// then the task stops with plan_failed instead of ending "completed".
+func TestPlanContinueLimit(t *testing.T) {
+	open := PlanView{Goal: "g", Steps: []PlanStep{{"one", StepCompleted}, {"two", StepActive}, {"three", StepPending}}}
+	moved := PlanView{Goal: "g", Steps: []PlanStep{{"one", StepCompleted}, {"two", StepCompleted}, {"three", StepActive}}}
+	tests := []struct {
+		name     string
+		plans    []PlanView
+		headless bool
+		want     string // per turn end: r reminder, S stop, . nothing
+	}{
+		{"three reminders, then the stop (headless)", []PlanView{open, open, open, open}, true, "rrrS"},
+		{"three reminders, then a question (interactive)", []PlanView{open, open, open, open}, false, "rrrS"},
+		{"progress resets the count", []PlanView{open, open, moved, moved, moved, moved}, true, "rrrrrS"},
+		{"the count starts again after the stop", []PlanView{open, open, open, open, open}, true, "rrrSr"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := quiet()
+			p.PlanContinueMax, p.Headless = 3, tt.headless
+			x := newSession(t, p)
+			var got strings.Builder
+			for _, pl := range tt.plans {
+				x.plan = pl
+				ins := of(x.end(), KindPlanContinue)
+				switch {
+				case len(ins) == 0:
+					got.WriteByte('.')
+				case ins[0].Action == Inject:
+					got.WriteByte('r')
+				default:
+					got.WriteByte('S')
+					want := map[bool]Action{true: Halt, false: Ask}[tt.headless]
+					if ins[0].Action != want || ins[0].StopReason != StopPlanFailed || !strings.Contains(ins[0].Why, `"three"`) {
+						t.Errorf("stop = %+v", ins[0])
+					}
+				}
+			}
+			if got.String() != tt.want {
+				t.Errorf("turn ends %q, want %q", got.String(), tt.want)
+			}
+		})
+	}
+}

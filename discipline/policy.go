@@ -4,9 +4,10 @@ package discipline
 type Policy struct {
 	// ReflectionCadence is the number of tool calls between checkpoints.
 	ReflectionCadence int
-	// Reread is the number of times a region's lines have been returned
-	// (from one unchanged file version) at which the reread note fires:
-	// 2 fires at the first read of lines already returned.
+	// Reread is the number of reads of the same span (first and last
+	// line) of one unchanged file version at which the reread note fires:
+	// 3 fires at the second repeat. A narrower, wider or shifted read is
+	// another span and never counts. Values below 2 act as 2.
 	Reread int
 	// RepeatWarn and RepeatHalt count identical calls (tool, normalized
 	// arguments, result hash, error flag) since files last changed.
@@ -26,6 +27,17 @@ type Policy struct {
 	Verify bool
 	// PlanContinue reminds a model that ends its turn with open plan steps.
 	PlanContinue bool
+	// PlanContinueMax is how many reminders in a row without plan progress
+	// come before the task stops with plan_failed; 0 reminds once per
+	// unchanged plan and never stops.
+	PlanContinueMax int
+	// MonologueWarn and MonologueHalt count the model's turn-ending
+	// answers in a row with the same normalized text and no tool call.
+	MonologueWarn, MonologueHalt int
+	// AlternationHalt is the length of an A,B,A,B… run of two calls, each
+	// returning what it returned before, at which the task halts (asks the
+	// user when one is there). Values below 4 disable it.
+	AlternationHalt int
 	// VerifyPatterns are command prefixes (as words) that verify an edit
 	// when they succeed, e.g. "go test". They may appear after "&&", ";"
 	// or "|" and after environment assignments.
@@ -41,7 +53,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		ReflectionCadence:  10,
-		Reread:             2,
+		Reread:             3,
 		RepeatWarn:         3,
 		RepeatHalt:         4,
 		ErrorStreak:        3,

@@ -13,6 +13,12 @@ import (
 // output and its distance. It ends by asking the model to act now when it
 // knows enough, because "what next?" alone invites more reading.
 func ReflectionPrompt(delta int, act Activity, plan PlanView, rep ReflectionReport) string {
+	return reflectionPrompt(delta, act, plan, rep, nil)
+}
+
+// reflectionPrompt is ReflectionPrompt with the round's other findings
+// stated before the questions, one line each.
+func reflectionPrompt(delta int, act Activity, plan PlanView, rep ReflectionReport, notes []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[Checkpoint: a routine pause every few tool calls; nothing is wrong.]\n")
 	fmt.Fprintf(&b, "In the last %d tool calls: %s.\n", delta, act.facts())
@@ -20,6 +26,7 @@ func ReflectionPrompt(delta int, act Activity, plan PlanView, rep ReflectionRepo
 	for _, l := range rep.Lines() {
 		fmt.Fprintf(&b, "%s\n", l)
 	}
+	b.WriteString(notesBlock(notes))
 	fmt.Fprintf(&b, "Answer briefly, in this order:\n")
 	fmt.Fprintf(&b, "1. Restate the original task in one sentence.\n")
 	fmt.Fprintf(&b, "2. What did the last %d calls prove or rule out?\n", delta)

@@ -18,17 +18,17 @@ func (s *State) observeRepeat(c ToolCall, call int, p Policy) *Intervention {
 	if s.repeats == nil {
 		s.repeats = map[string]int{}
 	}
-	key := c.Name + "\x00" + c.Args + "\x00" + c.ResultHash + "\x00" + strconv.FormatBool(c.IsError)
+	key := callKey(c)
 	n := s.repeats[key] + 1
 	s.repeats[key] = n
-	shown := truncate(c.Args, maxArgsShown)
+	shown := describeCall(c)
 	if p.RepeatHalt > 0 && n >= p.RepeatHalt {
 		// The halt consumes the evidence: if the user lets the task go
 		// on, the count starts again instead of asking at every call.
 		delete(s.repeats, key)
 		return escalate(p, call,
-			fmt.Sprintf("%s with identical arguments returned an identical result %d times (halt at %d)", c.Name, n, p.RepeatHalt),
-			fmt.Sprintf("keel stopped a loop: %s %s returned the same result %d times. Do not call it again with these arguments; use its result or change the approach.", c.Name, shown, n),
+			fmt.Sprintf("%s returned an identical result %d times with nothing changed (halt at %d)", shown, n, p.RepeatHalt),
+			fmt.Sprintf("keel stopped a loop: %s returned the same result %d times. Do not call it again with these arguments; use its result or change the approach.", shown, n),
 			map[string]int{"repeats": n, "halt_at": p.RepeatHalt})
 	}
 	if p.RepeatWarn <= 0 || n != p.RepeatWarn {
@@ -38,11 +38,27 @@ func (s *State) observeRepeat(c ToolCall, call int, p Policy) *Intervention {
 		Kind:       KindRepeat,
 		AtToolCall: call,
 		Action:     Inject,
-		Message: fmt.Sprintf("You have made this exact call %d times and got the same result each time: %s %s. Calling it again will return the same thing; use what it returned, or change the arguments or the approach.",
-			n, c.Name, shown),
-		Why:     fmt.Sprintf("%s with identical arguments returned an identical result %d times (warn at %d)", c.Name, n, p.RepeatWarn),
+		Message: fmt.Sprintf("You have made this exact call %d times and got the same result each time: %s. Calling it again will return the same thing; use what it returned, or change the arguments or the approach.",
+			n, shown),
+		Note:    fmt.Sprintf("%s returned the same result %d times: use what it returned, or change the arguments or the approach.", shown, n),
+		Why:     fmt.Sprintf("%s returned an identical result %d times with nothing changed (warn at %d)", shown, n, p.RepeatWarn),
 		Figures: map[string]int{"repeats": n, "warn_at": p.RepeatWarn},
 	}
+}
+
+// callKey identifies a call with its result: tool, normalized arguments,
+// result hash and error flag.
+func callKey(c ToolCall) string {
+	return c.Name + "\x00" + c.Args + "\x00" + c.ResultHash + "\x00" + strconv.FormatBool(c.IsError)
+}
+
+// describeCall names a call in a message: the command for a command,
+// else the tool and its arguments, shortened.
+func describeCall(c ToolCall) string {
+	if c.Command != "" {
+		return fmt.Sprintf("the command %q", truncate(NormalizeCommand(c.Command), maxArgsShown))
+	}
+	return c.Name + " " + truncate(c.Args, maxArgsShown)
 }
 
 // escalate builds the halt: a question to the user in a session with one,

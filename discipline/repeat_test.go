@@ -29,7 +29,7 @@ func TestRepeat(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := quiet()
-			p.Headless = tt.headless
+			p.Headless, p.Reread = tt.headless, 0 // isolate this rule
 			x := newSession(t, p)
 			for _, c := range tt.calls {
 				x.round(c)
@@ -75,7 +75,8 @@ func TestRepeatCompactionAndDisabled(t *testing.T) {
 	}
 }
 
-// A scripted read loop: reread first, then the repeat warning, then halt.
+// A scripted read loop: the reread note at the third read (it says more
+// than the repeat warning due at the same call), then the halt.
 func TestReadLoopEscalates(t *testing.T) {
 	p := DefaultPolicy()
 	p.Headless = true
@@ -85,7 +86,7 @@ func TestReadLoopEscalates(t *testing.T) {
 	for range 4 {
 		seq = append(seq, kindsOf(x.round(read)))
 	}
-	want := [][]Kind{{}, {KindReread}, {KindRepeat}, {KindHalt}}
+	want := [][]Kind{{}, {}, {KindReread}, {KindHalt}}
 	if !slices.EqualFunc(seq, want, slices.Equal) {
 		t.Errorf("escalation %v, want %v", seq, want)
 	}

@@ -8,21 +8,25 @@ import (
 // readKey identifies one version of one file.
 type readKey struct{ path, version string }
 
-// coverage records which lines of a file version were returned, and how
-// many times: sorted, disjoint segments, plus when reads happened.
+// coverage records the spans of one file version returned to the model
+// and when. It is never written in place: an older State may share it.
 type coverage struct {
-	segs []seg
-	log  []readAt // the most recent reads, for "when they were read"
+	spans []spanReads
 }
 
-// seg is a run of lines returned count times.
-type seg struct{ from, to, count int }
+// spanReads is one exact span (first and last line) and the tool calls
+// that returned it.
+type spanReads struct {
+	from, to int
+	calls    []int // bounded by maxLog, most recent last
+}
 
-// readAt is one read: its lines and the tool call that made it.
-type readAt struct{ from, to, call int }
-
-// maxLog bounds the reads a coverage remembers for its message.
-const maxLog = 16
+// maxLog bounds the calls remembered per span; maxSpans the spans per
+// file version (the oldest are forgotten).
+const (
+	maxLog   = 16
+	maxSpans = 64
+)
 
 // resolve turns a Read into concrete 1-based lines, or ok false when the
 // read names no lines (an empty file, an inconsistent span).
@@ -40,77 +44,36 @@ func (r Read) resolve() (from, to int, ok bool) {
 	return from, to, r.Path != "" && from >= 1 && to >= from
 }
 
-// minCount returns how many times every line of [a, b] was returned
-// already: 0 when any line is new.
-func minCount(segs []seg, a, b int) int {
-	cur, m := a, -1
-	for _, s := range segs {
-		if s.to < cur {
-			continue
+// record returns the coverage with one more read of [from, to] at call,
+// and the calls that returned exactly that span before.
+func (cv coverage) record(from, to, call int) (coverage, []int) {
+	spans := make([]spanReads, 0, len(cv.spans)+1)
+	var earlier []int
+	found := false
+	for _, sp := range cv.spans {
+		if sp.from == from && sp.to == to {
+			earlier, found = sp.calls, true
+			sp.calls = appendCopy(sp.calls, call)
+			if len(sp.calls) > maxLog {
+				sp.calls = sp.calls[len(sp.calls)-maxLog:]
+			}
 		}
-		if s.from > cur {
-			return 0
-		}
-		if m < 0 || s.count < m {
-			m = s.count
-		}
-		if cur = s.to + 1; cur > b {
-			return m
-		}
+		spans = append(spans, sp)
 	}
-	return 0
+	if !found {
+		spans = append(spans, spanReads{from: from, to: to, calls: []int{call}})
+	}
+	if len(spans) > maxSpans {
+		spans = spans[len(spans)-maxSpans:]
+	}
+	return coverage{spans: spans}, earlier
 }
 
-// addSpan returns new segments with [a, b] counted once more. It never
-// writes into segs, which an older State may share.
-func addSpan(segs []seg, a, b int) []seg {
-	out := make([]seg, 0, len(segs)+3)
-	cur := a // the first line of [a, b] not yet placed
-	for _, s := range segs {
-		switch {
-		case s.to < a:
-			out = append(out, s)
-		case s.from > b:
-			if cur <= b {
-				out, cur = append(out, seg{cur, b, 1}), b+1
-			}
-			out = append(out, s)
-		default:
-			if s.from < a {
-				out = append(out, seg{s.from, a - 1, s.count})
-			}
-			lo, hi := max(s.from, a), min(s.to, b)
-			if cur < lo {
-				out = append(out, seg{cur, lo - 1, 1})
-			}
-			out, cur = append(out, seg{lo, hi, s.count + 1}), hi+1
-			if s.to > b {
-				out = append(out, seg{b + 1, s.to, s.count})
-			}
-		}
-	}
-	if cur <= b {
-		out = append(out, seg{cur, b, 1})
-	}
-	return mergeSegs(out)
-}
-
-// mergeSegs joins adjacent segments with equal counts, so forward paging
-// through a long file stays one segment.
-func mergeSegs(segs []seg) []seg {
-	out := segs[:0]
-	for _, s := range segs {
-		if n := len(out); n > 0 && out[n-1].to+1 == s.from && out[n-1].count == s.count {
-			out[n-1].to = s.to
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// observeRead records one read and returns the reread note when the read
-// returned only lines already returned, and this is the Reread-th time.
+// observeRead records one read and returns the reread note when it
+// returned exactly the lines of earlier reads of the same, unchanged file
+// version, for the Reread-th time. Narrowing to a sub-range, widening,
+// paging and shifting are other spans and never count; so a cat of a file
+// read whole counts as a repeat of that span, never on its own.
 func (s *State) observeRead(r Read, call int, p Policy) *Intervention {
 	from, to, ok := r.resolve()
 	if !ok {
@@ -120,41 +83,21 @@ func (s *State) observeRead(r Read, call int, p Policy) *Intervention {
 		s.reads = map[readKey]coverage{}
 	}
 	k := readKey{r.Path, r.Version}
-	cv := s.reads[k]
-	seen := minCount(cv.segs, from, to)
-	earlier := cv.overlapping(from, to)
-	cv.segs = addSpan(cv.segs, from, to)
-	cv.log = appendCopy(cv.log, readAt{from, to, call})
-	if len(cv.log) > maxLog {
-		cv.log = cv.log[len(cv.log)-maxLog:]
-	}
+	cv, earlier := s.reads[k].record(from, to, call)
 	s.reads[k] = cv
-	// Only a read with no new line can fire, and only at the threshold,
-	// so one region gives one note; exact loops go to the repeat guard.
-	if p.Reread <= 0 || seen == 0 || seen+1 != max(p.Reread, 2) {
+	times := len(earlier) + 1
+	// One note per span, at the threshold; exact loops go on to the
+	// repeat guard.
+	if p.Reread <= 0 || times != max(p.Reread, 2) {
 		return nil
 	}
-	return rereadNote(r.Path, from, to, seen+1, call, earlier)
-}
-
-// overlapping returns the calls of remembered reads that touched [a, b].
-func (cv coverage) overlapping(a, b int) []int {
-	var calls []int
-	for _, l := range cv.log {
-		if l.from <= b && l.to >= a {
-			calls = append(calls, l.call)
-		}
-	}
-	return calls
+	return rereadNote(r.Path, from, to, times, call, earlier)
 }
 
 func rereadNote(path string, from, to, times, call int, earlier []int) *Intervention {
-	when := "earlier in this task"
-	if len(earlier) > 0 {
-		when = "at tool call " + joinInts(earlier)
-		if len(earlier) > 1 {
-			when = "at tool calls " + joinInts(earlier)
-		}
+	when := "at tool call " + joinInts(earlier)
+	if len(earlier) > 1 {
+		when = "at tool calls " + joinInts(earlier)
 	}
 	return &Intervention{
 		Kind:       KindReread,
@@ -162,6 +105,7 @@ func rereadNote(path string, from, to, times, call int, earlier []int) *Interven
 		Action:     Inject,
 		Message: fmt.Sprintf("Note: %s lines %d-%d were already returned to you %s, and the file has not changed since; they are still in your context above. Use them rather than reading them again.",
 			path, from, to, when),
+		Note:    fmt.Sprintf("%s lines %d-%d were already returned %s and have not changed: use them rather than reading them again.", path, from, to, when),
 		Why:     fmt.Sprintf("%s lines %d-%d returned %d times from the same version (earlier: %s)", path, from, to, times, when),
 		Figures: map[string]int{"from": from, "to": to, "times": times},
 	}

@@ -35,28 +35,32 @@ func TestReread(t *testing.T) {
 		steps []step
 		want  []int // tool calls at which reread fired
 	}{
-		// must fire
-		{"same region twice", rounds(readCall(f, "v1", 1, 100, 300), readCall(f, "v1", 1, 100, 300)), []int{2}},
-		{"a subset of lines already returned", rounds(readCall(f, "v1", 1, 100, 300), readCall(f, "v1", 20, 40, 300)), []int{2}},
-		{"lines returned across two earlier pages", rounds(readCall(f, "v1", 1, 100, 300), readCall(f, "v1", 101, 200, 300), readCall(f, "v1", 50, 150, 300)), []int{3}},
-		{"read_file then cat of the whole file", rounds(readCall(f, "v1", 1, 300, 300), catCall("cat pkg/a.go", f, "v1", 300)), []int{2}},
-		{"tail of a file already read", rounds(readCall(f, "v1", 1, 300, 300), catCall("tail -n 20 pkg/a.go", f, "v1", 300)), []int{2}},
-		{"sed -n of lines already returned", rounds(readCall(f, "v1", 1, 300, 300), catCall("sed -n '10,30p' pkg/a.go", f, "v1", 300)), []int{2}},
-		{"two reads of one region in one round", []step{{calls: []ToolCall{readCall(f, "v1", 1, 50, 300), readCall(f, "v1", 1, 50, 300)}}}, []int{2}},
-		{"second region read twice too", rounds(readCall(f, "v1", 1, 50, 300), readCall(f, "v1", 1, 50, 300), readCall(f, "v1", 200, 250, 300), readCall(f, "v1", 200, 250, 300)), []int{2, 4}},
+		// must fire: the third read of the same lines, nothing changed
+		{"same region three times", rounds(readCall(f, "v1", 1, 100, 300), readCall(f, "v1", 1, 100, 300), readCall(f, "v1", 1, 100, 300)), []int{3}},
+		{"read_file whole, then cat twice", rounds(readCall(f, "v1", 1, 300, 300), catCall("cat pkg/a.go", f, "v1", 300), catCall("cat pkg/a.go", f, "v1", 300)), []int{3}},
+		{"the same tail three times", rounds(catCall("tail -n 20 pkg/a.go", f, "v1", 300), catCall("tail -n 20 pkg/a.go", f, "v1", 300), catCall("tail -20 pkg/a.go", f, "v1", 300)), []int{3}},
+		{"sed -n of the same lines three times", rounds(readCall(f, "v1", 10, 30, 300), catCall("sed -n '10,30p' pkg/a.go", f, "v1", 300), catCall("sed -n '10,30p' pkg/a.go", f, "v1", 300)), []int{3}},
+		{"three reads of one region in one round", []step{{calls: []ToolCall{readCall(f, "v1", 1, 50, 300), readCall(f, "v1", 1, 50, 300), readCall(f, "v1", 1, 50, 300)}}}, []int{3}},
+		{"two regions, each three times", rounds(readCall(f, "v1", 1, 50, 300), readCall(f, "v1", 200, 250, 300), readCall(f, "v1", 1, 50, 300), readCall(f, "v1", 200, 250, 300), readCall(f, "v1", 1, 50, 300), readCall(f, "v1", 200, 250, 300)), []int{5, 6}},
+		{"fourth read of a region: the note is not repeated", rounds(readCall(f, "v1", 1, 10, 300), readCall(f, "v1", 1, 10, 300), readCall(f, "v1", 1, 10, 300), readCall(f, "v1", 1, 10, 300)), []int{3}},
 		// must not fire
+		{"same region twice", rounds(readCall(f, "v1", 1, 100, 300), readCall(f, "v1", 1, 100, 300)), []int{}},
+		{"read whole, then focus on sub-ranges", rounds(readCall(f, "v1", 1, 300, 300), readCall(f, "v1", 40, 60, 300), readCall(f, "v1", 100, 130, 300), readCall(f, "v1", 40, 50, 300), readCall(f, "v1", 45, 46, 300)), []int{}},
+		{"read whole, then narrower and narrower", rounds(readCall(f, "v1", 1, 300, 300), readCall(f, "v1", 1, 200, 300), readCall(f, "v1", 1, 100, 300), readCall(f, "v1", 1, 50, 300)), []int{}},
+		{"lines returned across two earlier pages", rounds(readCall(f, "v1", 1, 100, 300), readCall(f, "v1", 101, 200, 300), readCall(f, "v1", 50, 150, 300)), []int{}},
+		{"read_file then cat of the whole file (first use)", rounds(readCall(f, "v1", 1, 300, 300), catCall("cat pkg/a.go", f, "v1", 300)), []int{}},
+		{"read whole, then tail, head and sed -n", rounds(readCall(f, "v1", 1, 300, 300), catCall("tail -n 20 pkg/a.go", f, "v1", 300), catCall("head -n 40 pkg/a.go", f, "v1", 300), catCall("sed -n '10,30p' pkg/a.go", f, "v1", 300)), []int{}},
 		{"forward paging through 2,000 lines", paging(f, 2000, 200), []int{}},
 		{"forward paging with overlapping pages", rounds(readCall(f, "v1", 1, 200, 2000), readCall(f, "v1", 150, 350, 2000), readCall(f, "v1", 300, 500, 2000)), []int{}},
 		{"two regions of one file", rounds(readCall(f, "v1", 1, 100, 900), readCall(f, "v1", 500, 600, 900)), []int{}},
-		{"read, edit, read again (new version)", rounds(readCall(f, "v1", 1, 100, 300), editCall(f, "a", "b"), readCall(f, "v2", 1, 100, 300)), []int{}},
-		{"read, edit, read again (agent gave no version)", rounds(readCall(f, "", 1, 100, 300), editCall(f, "a", "b"), readCall(f, "", 1, 100, 300)), []int{}},
-		{"edit back to an old version", rounds(readCall(f, "v1", 1, 100, 300), editCall(f, "a", "b"), editCall(f, "b", "a"), readCall(f, "v1", 1, 100, 300)), []int{}},
-		{"file changed outside keel", rounds(readCall(f, "v1", 1, 100, 300), readCall(f, "v2", 1, 100, 300)), []int{}},
-		{"same base name in two directories", rounds(readCall("/w/a/main.go", "v1", 1, 100, 100), readCall("/w/b/main.go", "v1", 1, 100, 100)), []int{}},
-		{"compaction dropped the earlier read", []step{{calls: []ToolCall{readCall(f, "v1", 1, 100, 300)}}, {calls: []ToolCall{readCall(f, "v1", 1, 100, 300)}, compacted: true}}, []int{}},
-		{"a failed read returned nothing", rounds(func() ToolCall { c := readCall(f, "v1", 1, 100, 300); c.IsError = true; return c }(), readCall(f, "v1", 1, 100, 300)), []int{}},
-		{"third read of a region: the note is not repeated", rounds(readCall(f, "v1", 1, 10, 300), readCall(f, "v1", 1, 10, 300), readCall(f, "v1", 1, 10, 300)), []int{2}},
-		{"an empty file", rounds(readCall(f, "v1", 1, 0, 0), readCall(f, "v1", 1, 0, 0)), []int{}},
+		{"read, edit, read again, twice (new versions)", rounds(readCall(f, "v1", 1, 100, 300), editCall(f, "a", "b"), readCall(f, "v2", 1, 100, 300), editCall(f, "b", "c"), readCall(f, "v3", 1, 100, 300)), []int{}},
+		{"read, edit, read again (agent gave no version)", rounds(readCall(f, "", 1, 100, 300), readCall(f, "", 1, 100, 300), editCall(f, "a", "b"), readCall(f, "", 1, 100, 300)), []int{}},
+		{"edit back to an old version", rounds(readCall(f, "v1", 1, 100, 300), readCall(f, "v1", 1, 100, 300), editCall(f, "a", "b"), editCall(f, "b", "a"), readCall(f, "v1", 1, 100, 300)), []int{}},
+		{"file changed outside keel", rounds(readCall(f, "v1", 1, 100, 300), readCall(f, "v2", 1, 100, 300), readCall(f, "v3", 1, 100, 300)), []int{}},
+		{"same base name in three directories", rounds(readCall("/w/a/main.go", "v1", 1, 100, 100), readCall("/w/b/main.go", "v1", 1, 100, 100), readCall("/w/c/main.go", "v1", 1, 100, 100)), []int{}},
+		{"compaction dropped the earlier reads", []step{{calls: []ToolCall{readCall(f, "v1", 1, 100, 300)}}, {calls: []ToolCall{readCall(f, "v1", 1, 100, 300)}}, {calls: []ToolCall{readCall(f, "v1", 1, 100, 300)}, compacted: true}}, []int{}},
+		{"a failed read returned nothing", rounds(func() ToolCall { c := readCall(f, "v1", 1, 100, 300); c.IsError = true; return c }(), readCall(f, "v1", 1, 100, 300), readCall(f, "v1", 1, 100, 300)), []int{}},
+		{"an empty file", rounds(readCall(f, "v1", 1, 0, 0), readCall(f, "v1", 1, 0, 0), readCall(f, "v1", 1, 0, 0)), []int{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,15 +81,15 @@ func TestReread(t *testing.T) {
 
 func TestRereadDisabledAndThreshold(t *testing.T) {
 	const f = "/w/a.go"
-	three := rounds(readCall(f, "v", 1, 10, 10), cmdCall("true", 0, ""), catCall("cat a.go", f, "v", 10), catCall("head -n 10 a.go", f, "v", 10))
+	four := rounds(readCall(f, "v", 1, 10, 10), cmdCall("true", 0, ""), catCall("cat a.go", f, "v", 10), catCall("head -n 10 a.go", f, "v", 10), catCall("sed -n '1,10p' a.go", f, "v", 10))
 	for _, tt := range []struct {
 		reread int
 		want   []int
-	}{{0, []int{}}, {2, []int{3}}, {3, []int{4}}, {1, []int{3}}} {
+	}{{0, []int{}}, {2, []int{3}}, {3, []int{4}}, {4, []int{5}}, {1, []int{3}}} {
 		p := quiet()
 		p.Reread = tt.reread
 		x := newSession(t, p)
-		for _, st := range three {
+		for _, st := range four {
 			x.round(st.calls...)
 		}
 		if got := calls(of(x.fired, KindReread)); !slices.Equal(got, tt.want) {
@@ -98,39 +102,17 @@ func TestRereadMessage(t *testing.T) {
 	x := newSession(t, quiet())
 	x.round(readCall("/w/a.go", "v", 10, 40, 100))
 	x.round(cmdCall("true", 0, ""))
+	x.round(readCall("/w/a.go", "v", 10, 40, 100))
 	ins := of(x.round(readCall("/w/a.go", "v", 10, 40, 100)), KindReread)
 	if len(ins) != 1 {
 		t.Fatalf("want one reread, got %v", ins)
 	}
-	for _, want := range []string{"/w/a.go", "10-40", "tool call 1", "not changed"} {
+	for _, want := range []string{"/w/a.go", "10-40", "tool calls 1 and 3", "not changed"} {
 		if !strings.Contains(ins[0].Message, want) {
 			t.Errorf("message %q lacks %q", ins[0].Message, want)
 		}
 	}
-	if ins[0].Action != Inject || !strings.Contains(ins[0].Why, "2 times") {
+	if ins[0].Action != Inject || !strings.Contains(ins[0].Why, "3 times") {
 		t.Errorf("unexpected %+v", ins[0])
-	}
-}
-
-func TestAddSpanCoverage(t *testing.T) {
-	var segs []seg
-	for from := 1; from <= 2000; from += 100 {
-		if minCount(segs, from, from+99) != 0 {
-			t.Fatalf("page %d seen before", from)
-		}
-		segs = addSpan(segs, from, from+99)
-	}
-	if len(segs) != 1 || segs[0] != (seg{1, 2000, 1}) {
-		t.Fatalf("paging did not merge: %v", segs)
-	}
-	segs = addSpan(segs, 500, 600)
-	if got := minCount(segs, 550, 560); got != 2 {
-		t.Errorf("minCount inside a twice-read span = %d, want 2", got)
-	}
-	if got := minCount(segs, 450, 560); got != 1 {
-		t.Errorf("minCount across counts = %d, want 1", got)
-	}
-	if got := minCount(segs, 1990, 2010); got != 0 {
-		t.Errorf("minCount past the end = %d, want 0", got)
 	}
 }

@@ -7,9 +7,12 @@ package discipline
 //
 // Within the round, calls are taken in order (call n of the task is
 // sum.ToolCalls-len(sum.Calls)+i+1), so "edit, then test" and "test, then
-// edit" differ. Then the plan is observed, and the round-level rules run:
-// stall, verify and plan_continue (the last two only when the model ended
-// its turn), and the checkpoint (only when it did not).
+// edit" differ; each call yields at most one finding (a halt, else the
+// error streak, the reread note, the repeat warning). Then the plan is
+// observed, and the round-level rules run: stall, then verify,
+// plan_continue and monologue (these three only when the model ended its
+// turn), and last the checkpoint (only when it did not), which carries the
+// round's other findings in its text.
 func AfterRound(sum RoundSummary, p Policy, s State) ([]Intervention, State) {
 	s = s.clone()
 	s.round++
@@ -19,24 +22,28 @@ func AfterRound(sum RoundSummary, p Policy, s State) ([]Intervention, State) {
 	if sum.Compacted {
 		// Earlier reads and results left the context: reading them again
 		// is not a reread, and calling again is not a loop.
-		s.reads, s.repeats = nil, nil
+		s.reads, s.repeats, s.recent = nil, nil, nil
 	}
 	var out []Intervention
 	first := s.toolCalls - len(sum.Calls)
 	for i, c := range sum.Calls {
-		out = s.observeCall(c, first+i+1, p, out)
+		if in := s.observeCall(c, first+i+1, p); in != nil {
+			out = append(out, *in)
+		}
 	}
 	s.observePlan(sum.Plan)
-	for _, rule := range []func(RoundSummary, Policy, *State) *Intervention{stall, verify, planContinue, checkpoint} {
+	for _, rule := range []func(RoundSummary, Policy, *State) *Intervention{stall, verify, planContinue, monologue} {
 		if in := rule(sum, p, &s); in != nil {
 			out = append(out, *in)
 		}
 	}
-	return out, s
+	return foldIntoCheckpoint(sum, p, &s, out), s
 }
 
-// observeCall applies the per-call rules and appends what fired to out.
-func (s *State) observeCall(c ToolCall, n int, p Policy, out []Intervention) []Intervention {
+// observeCall applies the per-call rules and returns the finding that
+// says the most: a halt, else the error streak, the reread note, the
+// repeat warning. Every rule still counts the call.
+func (s *State) observeCall(c ToolCall, n int, p Policy) *Intervention {
 	s.countTool(c)
 	s.window = s.window.add(c)
 	if len(c.Changed) > 0 {
@@ -48,22 +55,26 @@ func (s *State) observeCall(c ToolCall, n int, p Policy, out []Intervention) []I
 		s.repeats, s.streaks = nil, nil
 		s.progressAt = max(s.progressAt, n)
 	}
+	var reread *Intervention
 	if !failed(c) {
 		for _, r := range c.Reads {
-			if in := s.observeRead(r, n, p); in != nil {
-				out = append(out, *in)
+			if in := s.observeRead(r, n, p); in != nil && reread == nil {
+				reread = in
 			}
 		}
 	}
-	rep, streak := s.observeRepeat(c, n, p), s.observeError(c, n, p)
-	if rep != nil && streak != nil && rep.Action == Inject {
-		rep = nil // the same failing call: the streak note says more
-	}
-	for _, in := range []*Intervention{rep, streak} {
-		if in != nil {
-			out = append(out, *in)
+	rep, streak, alt := s.observeRepeat(c, n, p), s.observeError(c, n, p), s.observeAlternation(c, n, p)
+	s.observeVerify(c, p)
+	found := []*Intervention{alt, rep, streak, reread}
+	for _, in := range found {
+		if in != nil && in.Action != Inject {
+			return in
 		}
 	}
-	s.observeVerify(c, p)
-	return out
+	for _, in := range []*Intervention{streak, reread, rep} {
+		if in != nil {
+			return in
+		}
+	}
+	return nil
 }

@@ -20,6 +20,7 @@ func stall(sum RoundSummary, p Policy, s *State) *Intervention {
 		Action:     Inject,
 		Message: fmt.Sprintf("Progress check: %d tool calls since the last edit or completed plan step. %s If the task is a read-only review, carry on; otherwise, if what you have found is enough, make the next edit, complete a step, or give the answer.",
 			since, planStatus(s.plan)),
+		Note:    fmt.Sprintf("%d tool calls since the last edit or completed plan step: fine for a read-only review; otherwise make the next edit, complete a step, or answer.", since),
 		Why:     fmt.Sprintf("%d tool calls with no edit and no plan step completed (nudge every %d)", since, p.StallCalls),
 		Figures: map[string]int{"calls": since, "stall_calls": p.StallCalls},
 	}

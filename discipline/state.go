@@ -11,9 +11,12 @@ type State struct {
 	reflectedAt int // tool count at the last checkpoint
 	window      Activity
 
-	reads   map[readKey]coverage // per path and version; survives tasks
-	repeats map[string]int       // identical-call counts since files changed
-	streaks map[string]streak    // per tool: the current failure streak
+	reads    map[readKey]coverage // per path and version; survives tasks
+	repeats  map[string]int       // identical-call counts since files changed
+	streaks  map[string]streak    // per tool: the current failure streak
+	recent   []string             // the last calls' keys, for alternation
+	prevCall ToolCall             // the call before the current one
+	mono     monoRun              // identical turn-ending answers in a row
 
 	progressAt    int // tool count at the last edit or completed step
 	stallNudgedAt int // tool count at the last stall nudge
@@ -26,15 +29,11 @@ type State struct {
 	doneAtCheckpoint []string       // completed titles at the last checkpoint
 	activeSince      map[string]int // active step title -> round it became active
 	planSig          string         // the open plan last reminded about
+	planReminders    int            // plan_continue reminders without progress
+	planClosed       int            // steps closed at the last plan_continue check
 
 	tools              map[string]ToolRate
 	ctxUsed, ctxWindow int
-}
-
-// streak is one tool's run of identical failures.
-type streak struct {
-	line  string
-	count int
 }
 
 // NewTask returns the state for a new user task: the tool count, the

@@ -4,6 +4,7 @@ package discipline
 type RoundSummary struct {
 	Calls     []ToolCall // in the order they ran
 	EndedTurn bool       // the model answered without tool calls
+	Text      string     // the answer's text when EndedTurn, for the monologue guard
 	Plan      PlanView   // the plan after this round; zero when none
 	// Compacted reports that context compaction ran before this round, so
 	// earlier reads and results are no longer in the model's context.
@@ -20,8 +21,9 @@ type ToolCall struct {
 	Args       string // NormalizeArgs of the raw arguments
 	ResultHash string // HashOutput of the output the model saw
 	IsError    bool
-	// ErrorLine is the failure text; only its first non-empty line counts,
-	// and AfterRound normalizes it with NormalizeError.
+	// ErrorLine is the failure text: a command's whole output (its most
+	// informative line counts, see FailureLine), or a tool's error (its
+	// first line counts). AfterRound normalizes it with NormalizeError.
 	ErrorLine string
 	Command   string   // run_command only: the command line
 	ExitCode  int      // run_command only

@@ -23,6 +23,7 @@ var cardTitles = map[string]string{
 	"stall":         "guard · no progress",
 	"verify":        "guard · unverified edits",
 	"plan_continue": "plan · open steps",
+	"monologue":     "guard · repeated answer",
 }
 
 // card draws an intervention as a bordered card: its kind, why it fired

@@ -238,7 +238,7 @@ func TestReadLoopHaltsWithExit3(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	first, last := res.Interventions[0], res.Interventions[len(res.Interventions)-1]
-	if first.Kind != "reread" || first.AtToolCall != 2 || !strings.Contains(first.Message, "main.go") || last.Kind != "halt" {
+	if first.Kind != "reread" || first.AtToolCall != 3 || !strings.Contains(first.Message, "main.go") || last.Kind != "halt" {
 		t.Errorf("interventions = %+v", res.Interventions)
 	}
 }
