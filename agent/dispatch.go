@@ -27,20 +27,27 @@ type outcome struct {
 	started    time.Time
 	ran        bool // the tool's Run was called
 	cancelled  bool
-	unknown    bool // no such tool, or broken arguments
-	overBudget bool // past max_tool_calls: answered without running
+	unknown    bool   // no such tool, or broken arguments
+	skip       string // why the call is answered without running ("" runs it)
 	harnessErr error
 }
 
 // runTools runs a round's calls: consecutive read-only calls in parallel,
 // the rest in order. Every call gets a result in the history, in call
-// order, even when cancelled.
-func (t *task) runTools(ctx context.Context, calls []llm.ToolCall) []outcome {
+// order, even when cancelled. A response the provider's content filter
+// cut runs none of its calls: they may be incomplete.
+func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason string) []outcome {
 	outs := make([]outcome, len(calls))
+	t.s.opts.Recorder.beforeTools(t.s.opts.Workdir, t.seq) // the session and its task are on disk before anything runs
 	budget := t.s.opts.Limits.MaxToolCalls - t.toolCalls
 	for i, c := range calls {
 		outs[i].call = c
-		outs[i].overBudget = t.s.opts.Limits.MaxToolCalls > 0 && i >= budget
+		switch {
+		case finishReason == "content_filter":
+			outs[i].skip = "the provider's content filter cut this response, so this call may be incomplete"
+		case t.s.opts.Limits.MaxToolCalls > 0 && i >= budget:
+			outs[i].skip = "the task reached max_tool_calls before this call"
+		}
 	}
 	for i := 0; i < len(calls); {
 		j := i + 1
@@ -93,8 +100,8 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 		o.setCancelled()
 		return
 	}
-	if o.overBudget {
-		o.result = tools.Result{Output: "not run: the task reached max_tool_calls before this call", IsError: true}
+	if o.skip != "" {
+		o.result = tools.Result{Output: "not run: " + o.skip, IsError: true}
 		o.output = o.result.Output
 		return
 	}
@@ -109,6 +116,9 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 		return
 	}
 	o.ran = true
+	if tool.Class() != tools.ReadOnly {
+		s.opts.Recorder.intent(s.currentRound(), o.call, o.started) // shown even if keel dies while it runs
+	}
 	res, err := tool.Run(tools.WithTarget(ctx, o.target), json.RawMessage(o.call.Arguments))
 	switch {
 	case ctx.Err() != nil:

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
@@ -32,6 +33,7 @@ type Recorder struct {
 	interAt     map[int][2]int // intervention seq -> (round, index)
 	failing     bool           // a write failure was reported and none has succeeded since
 	started     *startedTask   // a task not yet written
+	noted       int            // the task last noted as the project's last (NoteLastTask)
 }
 
 // NewRecorder records into db under sessionID (from db.StartSession).
@@ -152,6 +154,33 @@ func (r *Recorder) flushStarted() {
 
 func (r *Recorder) retry(Retrying) {}
 
+// beforeTools makes sure the session row (and the task's first prompt)
+// is committed before the round's first tool runs. The first request
+// never waits for the datalog; the first tool does, once.
+func (r *Recorder) beforeTools(root string, task int) {
+	if !r.usable() {
+		return
+	}
+	r.flushStarted()
+	r.mu.Lock()
+	note := r.noted != task
+	r.noted = task
+	r.mu.Unlock()
+	if note && root != "" {
+		r.report(r.db.NoteLastTask(root, r.sessionID, task)) // for undo, beside the database
+	}
+}
+
+// intent commits a call with side effects before it runs, so a process
+// killed while it runs still shows it ("started, outcome unknown").
+func (r *Recorder) intent(round int, call llm.ToolCall, started time.Time) {
+	if !r.usable() {
+		return
+	}
+	r.report(r.db.WriteIntent(context.Background(), datalog.Intent{SessionID: r.sessionID, Round: round,
+		CallID: call.ID, Name: call.Name, Arguments: call.Arguments, Started: started}))
+}
+
 // compacted notes that the history was replaced.
 func (r *Recorder) compacted(*task, int) {
 	if r == nil {
@@ -213,7 +242,11 @@ func (r *Recorder) taskEnded(s *Session, st stop, _ TaskSummary) {
 	u, cost, rounds, calls := s.usage, s.cost, s.roundSeq, s.toolTotal
 	s.mu.Unlock()
 	totals := datalog.Totals{Rounds: rounds, ToolCalls: calls, TokensIn: u.PromptTokens, TokensOut: u.CompletionTokens, TokensCached: u.CachedTokens, Cost: cost}
-	r.report(r.db.EndSession(context.Background(), r.sessionID, string(st.reason), totals))
+	r.mu.Lock()
+	transitions, plans := r.transitions, r.plans // the last transition has no round after it
+	r.transitions, r.plans = nil, nil
+	r.mu.Unlock()
+	r.report(r.db.EndTask(context.Background(), r.sessionID, rounds, transitions, plans, string(st.reason), totals))
 }
 
 // report shows a write failure once per outage; the datalog keeps the

@@ -131,7 +131,7 @@ func (t *task) afterResponse(ctx context.Context, resp llm.Response) (stop, bool
 		return t.endOfTurn(ctx, resp)
 	}
 	t.s.setState(StateActing, "")
-	outcomes := t.runTools(ctx, resp.ToolCalls)
+	outcomes := t.runTools(ctx, resp.ToolCalls, resp.FinishReason)
 	if t.cancelAsked.Load() {
 		t.s.opts.Recorder.round(t, resp, outcomes, nil)
 		return stop{reason: StopCancelled, message: "cancelled when the plan was shown for approval"}, true

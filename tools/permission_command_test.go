@@ -237,7 +237,7 @@ func TestEmptyCommandPatternIsAnError(t *testing.T) {
 // directory, removed after the test.
 func nonTempDir(t *testing.T) string {
 	t.Helper()
-	d, err := os.MkdirTemp(".", ".keel-test-outside-")
+	d, err := os.MkdirTemp(outsideParent(t), ".keel-test-outside-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,4 +329,23 @@ func TestProtectedFilesAskForFileTools(t *testing.T) {
 			}
 		}
 	}
+}
+
+// outsideParent is a writable directory outside every temp directory:
+// the package's own when the checkout is not under one, else the home
+// directory.
+func outsideParent(t *testing.T) string {
+	t.Helper()
+	tmp, _ := filepath.EvalSymlinks(os.TempDir())
+	for _, d := range []string{".", os.Getenv("HOME")} {
+		abs, err := filepath.Abs(d)
+		if err != nil || d == "" {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil && !strings.HasPrefix(real+"/", tmp+"/") && !strings.HasPrefix(real+"/", "/tmp/") {
+			return abs
+		}
+	}
+	t.Skip("no writable directory outside the temp directories")
+	return ""
 }

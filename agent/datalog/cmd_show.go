@@ -75,6 +75,19 @@ func printSession(w io.Writer, d *SessionDetail) {
 		fmt.Fprintln(w)
 		printRound(w, rd, 160)
 	}
+	printUnfinished(w, d.Unfinished)
+}
+
+// printUnfinished lists calls that started and never finished: keel was
+// killed while they ran, so what they did is unknown.
+func printUnfinished(w io.Writer, calls []Intent) {
+	for i, in := range calls {
+		if i == 0 || in.Round != calls[i-1].Round {
+			fmt.Fprintf(w, "\nround %d  not finished: keel was stopped while it ran\n", in.Round)
+		}
+		fmt.Fprintf(w, "  tool  %s %s → started %s, outcome unknown: check the files\n",
+			in.Name, abridge(in.Arguments, 160), in.Started.Local().Format("15:04:05"))
+	}
 }
 
 // printRound prints one round; text longer than width is abridged

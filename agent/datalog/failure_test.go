@@ -66,7 +66,7 @@ func TestWritesSurviveOutages(t *testing.T) {
 			if err := db.WriteRound(ctx, big); !errors.As(err, &we) || we.Pending != 1 {
 				t.Fatalf("first failing write: %v; want a WriteError with 1 pending", err)
 			}
-			if !strings.Contains(we.Error(), "retries") {
+			if !strings.Contains(we.Error(), "retrying") {
 				t.Errorf("message %q does not say the write is retried", we)
 			}
 			if tt.stillBroken {
@@ -173,4 +173,64 @@ func TestSecretsNeverReachTheFile(t *testing.T) {
 	}
 	db.Close()
 	check("closed")
+}
+
+// lockDB holds an exclusive lock on the database at path from another
+// connection until the returned func releases it.
+func lockDB(t *testing.T, path string) (release func()) {
+	t.Helper()
+	conn, err := rawDB(t, path).Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(context.Background(), `BEGIN EXCLUSIVE`); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		conn.ExecContext(context.Background(), `ROLLBACK`)
+		conn.Close()
+	}
+}
+
+// Records a lock kept out reach the database once it is released, with
+// no further write to carry them, and Close waits for them.
+func TestPendingRecordsArriveOnTheirOwn(t *testing.T) {
+	for _, how := range []string{"in the background", "at close"} {
+		t.Run(how, func(t *testing.T) {
+			ctx := context.Background()
+			db := openTest(t, Options{BusyTimeout: 20 * time.Millisecond})
+			sid := startTest(t, db, Session{})
+			release := lockDB(t, db.path)
+			var we *WriteError
+			if err := db.WriteRound(ctx, round(sid, 1, 1)); !errors.As(err, &we) {
+				t.Fatalf("write under a lock = %v, want a WriteError", err)
+			}
+			if how == "at close" {
+				time.AfterFunc(300*time.Millisecond, release)
+				if err := db.Close(); err != nil {
+					t.Fatalf("Close = %v, want the round saved once the lock went", err)
+				}
+				db = reopen(t, db.path)
+			} else {
+				release()
+				for deadline := time.Now().Add(10 * time.Second); db.Pending() > 0 && time.Now().Before(deadline); {
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+			d, err := db.LoadSession(ctx, sid)
+			if err != nil || len(d.Rounds) != 1 {
+				t.Fatalf("rounds saved = %v (%v), want 1", d, err)
+			}
+		})
+	}
+}
+
+func reopen(t *testing.T, path string) *DB {
+	t.Helper()
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

@@ -17,6 +17,9 @@ import (
 type SessionDetail struct {
 	Session Session        `json:"session"`
 	Rounds  []*RoundDetail `json:"rounds"`
+	// Unfinished are calls that started and whose round was never
+	// committed: keel was killed while they ran.
+	Unfinished []Intent `json:"unfinished_calls,omitempty"`
 }
 
 // RoundDetail is one round with what it produced. FileChanges carry no
@@ -58,6 +61,9 @@ func (db *DB) LoadRounds(ctx context.Context, id string, first, last int) (*Sess
 		}
 	}
 	d.Rounds = l.order
+	if d.Unfinished, err = db.Intents(ctx, id); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -84,7 +90,11 @@ func (db *DB) LoadHistory(ctx context.Context, id string) ([]llm.Message, error)
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return llmMessages(closeInterrupted(out)), nil
+	intents, err := db.Intents(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return append(llmMessages(closeInterrupted(out)), unfinishedTurns(intents)...), nil
 }
 
 func scanMessage(sc scanner, sid string) (Message, error) {
@@ -129,7 +139,7 @@ func (db *DB) LatestPlan(ctx context.Context, id string) (*PlanSnapshot, error) 
 // files for that). See readyForUndo.
 func (db *DB) TaskFileChanges(ctx context.Context, sessionID string) ([]FileChange, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT id, round_seq, task_seq, tool_call_id, path, existed,
-		before, after, mode, before_sha256, after_sha256, path_redacted, before_redacted, after_redacted
+		before, after, mode, before_sha256, after_sha256, path_redacted, before_redacted, after_redacted, by_command
 		FROM file_changes
 		WHERE session_id = ? AND undone_at IS NULL AND task_seq = (SELECT MAX(task_seq) FROM file_changes
 			WHERE session_id = ? AND undone_at IS NULL)
@@ -144,7 +154,7 @@ func (db *DB) TaskFileChanges(ctx context.Context, sessionID string) ([]FileChan
 		var mode int64
 		if err := rows.Scan(&fc.ID, &fc.Round, &fc.TaskSeq, &fc.ToolCallID, &fc.Path, &fc.Existed,
 			&fc.Before, &fc.After, &mode, &fc.BeforeSHA256, &fc.AfterSHA256,
-			&fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted); err != nil {
+			&fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted, &fc.ByCommand); err != nil {
 			return nil, err
 		}
 		fc.Mode = uint32(mode)

@@ -73,13 +73,13 @@ func (l *loader) messages(ctx context.Context) error {
 
 func (l *loader) toolCalls(ctx context.Context) error {
 	return l.query(ctx, `SELECT round_seq, idx, call_id, name, arguments, result, result_size, is_error,
-		duration_ns, permission, decided_by FROM tool_calls
+		duration_ns, permission, decided_by, verified FROM tool_calls
 		WHERE session_id = ? AND round_seq BETWEEN ? AND ? ORDER BY round_seq, idx`,
 		func(rows *sql.Rows) (int, func(*RoundDetail), error) {
 			tc := ToolCall{SessionID: l.id}
 			var dur int64
 			err := rows.Scan(&tc.Round, &tc.Index, &tc.CallID, &tc.Name, &tc.Arguments, &tc.Result,
-				&tc.ResultSize, &tc.IsError, &dur, &tc.Permission, &tc.DecidedBy)
+				&tc.ResultSize, &tc.IsError, &dur, &tc.Permission, &tc.DecidedBy, &tc.Verified)
 			tc.Duration = time.Duration(dur)
 			return tc.Round, func(rd *RoundDetail) { rd.ToolCalls = append(rd.ToolCalls, tc) }, err
 		})
@@ -126,14 +126,14 @@ func (l *loader) transitions(ctx context.Context) error {
 
 func (l *loader) fileChanges(ctx context.Context) error {
 	return l.query(ctx, `SELECT round_seq, id, task_seq, tool_call_id, path, existed, mode, undone_at,
-		before_sha256, after_sha256, path_redacted, before_redacted, after_redacted
+		before_sha256, after_sha256, path_redacted, before_redacted, after_redacted, by_command
 		FROM file_changes WHERE session_id = ? AND round_seq BETWEEN ? AND ? ORDER BY id`,
 		func(rows *sql.Rows) (int, func(*RoundDetail), error) {
 			fc := FileChange{SessionID: l.id}
 			var mode int64
 			var undone sql.NullInt64
 			err := rows.Scan(&fc.Round, &fc.ID, &fc.TaskSeq, &fc.ToolCallID, &fc.Path, &fc.Existed, &mode, &undone,
-				&fc.BeforeSHA256, &fc.AfterSHA256, &fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted)
+				&fc.BeforeSHA256, &fc.AfterSHA256, &fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted, &fc.ByCommand)
 			fc.Mode = uint32(mode)
 			if undone.Valid {
 				fc.Undone = fromNanos(undone.Int64)

@@ -58,7 +58,11 @@ func schemaVersion(ctx context.Context, q interface {
 
 // migrate applies the migrations above the database's version, each in
 // its own transaction together with the version bump, so a crash leaves
-// the database at one version or the next, never between.
+// the database at one version or the next, never between. The writer's
+// transactions are BEGIN IMMEDIATE: each one holds the write lock from the
+// start, and the version is read again under it, so processes opening a
+// fresh datalog together apply each migration once and wait for each
+// other (busy_timeout) instead of failing.
 func migrate(ctx context.Context, db *sql.DB, migs []migration) error {
 	cur, err := schemaVersion(ctx, db)
 	if err != nil {
@@ -76,11 +80,18 @@ func migrate(ctx context.Context, db *sql.DB, migs []migration) error {
 }
 
 func applyMigration(ctx context.Context, db *sql.DB, m migration) error {
-	tx, err := db.BeginTx(ctx, nil)
+	tx, err := db.BeginTx(ctx, nil) // immediate: the write lock first
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	v, err := schemaVersion(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if v >= m.version {
+		return nil // another process applied it while this one waited
+	}
 	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 		return err
 	}

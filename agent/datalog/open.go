@@ -128,16 +128,11 @@ func (db *DB) openWriter(migs []migration) error {
 		db.refuse = ErrReadOnly
 		return db.checkVersion(migs)
 	}
-	w, err := newWriter(db.path, db.opts.BusyTimeout)
+	w, v, err := db.openVersioned()
 	if err != nil {
-		return fmt.Errorf("open datalog %s: %w", db.path, err)
+		return err
 	}
 	ctx := context.Background()
-	v, err := schemaVersion(ctx, w.db)
-	if err != nil {
-		w.db.Close()
-		return fmt.Errorf("open datalog %s: %w; it may not be a keel database", db.path, err)
-	}
 	if v > len(migs) {
 		w.db.Close()
 		db.version = v
@@ -152,6 +147,34 @@ func (db *DB) openWriter(migs []migration) error {
 	db.w = w
 	w.start()
 	return nil
+}
+
+// openVersioned opens the write connection and reads the schema version.
+// Processes opening a fresh datalog together can find it locked while
+// one of them switches it to WAL, which SQLite's busy handler does not
+// cover; such an open is retried with backoff for up to BusyTimeout.
+func (db *DB) openVersioned() (*writer, int, error) {
+	deadline := db.opts.Now().Add(db.opts.BusyTimeout)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		w, v, err := db.tryOpenVersioned()
+		if err == nil || !busy(err) || db.opts.Now().After(deadline) {
+			return w, v, err
+		}
+		time.Sleep(wait)
+	}
+}
+
+func (db *DB) tryOpenVersioned() (*writer, int, error) {
+	w, err := newWriter(db.path, db.opts.BusyTimeout)
+	if err != nil {
+		return nil, 0, fmt.Errorf("open datalog %s: %w", db.path, err)
+	}
+	v, err := schemaVersion(context.Background(), w.db)
+	if err != nil {
+		w.db.Close()
+		return nil, 0, fmt.Errorf("open datalog %s: %w; it may not be a keel database", db.path, err)
+	}
+	return w, v, nil
 }
 
 // checkVersion reads the version of a database opened read-only: one

@@ -93,6 +93,21 @@ type ToolCall struct {
 	Duration   time.Duration `json:"duration_ns"`
 	Permission string        `json:"permission"` // e.g. allow, deny
 	DecidedBy  string        `json:"decided_by"` // DecidedByRule, ...
+	// Verified: a command that counts as verifying edits, decided when
+	// it ran (keel log stats reads this flag).
+	Verified bool `json:"verified,omitempty"`
+}
+
+// Intent is a call with side effects about to run, committed before it
+// starts: if keel is killed while it runs, the datalog still shows it
+// ("started, outcome unknown"). The round's commit replaces it.
+type Intent struct {
+	SessionID string    `json:"session_id"`
+	Round     int       `json:"round"`
+	CallID    string    `json:"call_id"`
+	Name      string    `json:"name"`
+	Arguments string    `json:"arguments"`
+	Started   time.Time `json:"started"`
 }
 
 // Intervention is one discipline decision the agent acted on. Reply is
@@ -152,6 +167,9 @@ type FileChange struct {
 	PathRedacted   bool      `json:"path_redacted,omitempty"`
 	BeforeRedacted bool      `json:"before_redacted,omitempty"`
 	AfterRedacted  bool      `json:"after_redacted,omitempty"`
+	// ByCommand: a change a command made, found after it ran; keel does
+	// not know the content before, so undo cannot restore it.
+	ByCommand bool `json:"by_command,omitempty"`
 }
 
 // RoundRecord is everything one round produced, committed together.

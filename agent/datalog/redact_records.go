@@ -93,6 +93,12 @@ func (r *redactor) fileChange(fc FileChange) FileChange {
 	return fc
 }
 
+// intent redacts a call about to run.
+func (r *redactor) intent(in Intent) Intent {
+	in.CallID, in.Name, in.Arguments = r.String(in.CallID), r.String(in.Name), r.String(in.Arguments)
+	return in
+}
+
 func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

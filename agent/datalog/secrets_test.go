@@ -98,6 +98,17 @@ func writeEverything(t *testing.T, db *DB, text string) {
 	if err := db.UpdateInterventionReply(ctx, sid, 1, 0, text); err != nil {
 		t.Fatal(err)
 	}
+	var in Intent
+	fill(reflect.ValueOf(&in).Elem(), text)
+	in.SessionID, in.Round = sid, 2 // a round never committed: the intent stays
+	if err := db.WriteIntent(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	var end RoundRecord
+	fill(reflect.ValueOf(&end).Elem(), text)
+	if err := db.EndTask(ctx, sid, 1, end.Transitions, end.Plans, text, Totals{}); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.EndSession(ctx, sid, text, Totals{}); err != nil {
 		t.Fatal(err)
 	}

@@ -76,15 +76,53 @@ func (db *DB) EndSession(ctx context.Context, id, stopReason string, totals Tota
 	at := nanos(db.opts.Now())
 	stopReason = db.red.String(stopReason)
 	return db.submit(ctx, "end of session "+id, func(ctx context.Context, tx *wtx) error {
-		if _, err := tx.exec(ctx, stEndSession, at, stopReason, id); err != nil {
+		return endSession(ctx, tx, id, at, stopReason, totals)
+	})
+}
+
+func endSession(ctx context.Context, tx *wtx, id string, at int64, stopReason string, totals Totals) error {
+	if _, err := tx.exec(ctx, stEndSession, at, stopReason, id); err != nil {
+		return err
+	}
+	if totals == (Totals{}) {
+		return nil
+	}
+	_, err := tx.exec(ctx, stEndTotals,
+		totals.Rounds, totals.ToolCalls, totals.TokensIn, totals.TokensOut, totals.TokensCached, totals.Cost, id)
+	return err
+}
+
+// WriteIntent commits a call about to run, before it starts. Write it for
+// calls with side effects only: it costs a commit.
+func (db *DB) WriteIntent(ctx context.Context, in Intent) error {
+	in = db.red.intent(in)
+	started := nanos(in.Started)
+	if started == 0 {
+		started = nanos(db.opts.Now())
+	}
+	return db.submit(ctx, fmt.Sprintf("call %s of round %d", in.CallID, in.Round), func(ctx context.Context, tx *wtx) error {
+		_, err := tx.exec(ctx, stInsertIntent, in.SessionID, in.Round, in.CallID, in.Name, in.Arguments, started)
+		return err
+	})
+}
+
+// EndTask commits how a task ended, whatever ended it: the transitions
+// and plan snapshots not yet written (the last one, to done, halted or
+// failed, has no round after it), and the session's stop reason and
+// totals (as EndSession).
+func (db *DB) EndTask(ctx context.Context, id string, round int, transitions []StateTransition, plans []PlanSnapshot, stopReason string, totals Totals) error {
+	rec := db.red.record(RoundRecord{Round: Round{SessionID: id, Seq: round}, Transitions: transitions, Plans: plans})
+	p := &preparedRound{rec: rec}
+	at := nanos(db.opts.Now())
+	stopReason = db.red.String(stopReason)
+	return db.submit(ctx, "end of a task of session "+id, func(ctx context.Context, tx *wtx) error {
+		if err := p.insertTransitions(ctx, tx); err != nil {
 			return err
 		}
-		if totals == (Totals{}) {
-			return nil
+		if err := p.insertPlans(ctx, tx); err != nil {
+			return err
 		}
-		_, err := tx.exec(ctx, stEndTotals,
-			totals.Rounds, totals.ToolCalls, totals.TokensIn, totals.TokensOut, totals.TokensCached, totals.Cost, id)
-		return err
+		return endSession(ctx, tx, id, at, stopReason, totals)
 	})
 }
 

@@ -58,6 +58,7 @@ func (p *preparedRound) insert(ctx context.Context, tx *wtx) error {
 	steps := []func(context.Context, *wtx) error{
 		p.insertRound, p.insertMessages, p.insertToolCalls, p.insertInterventions,
 		p.insertPlans, p.insertTransitions, p.insertFileChanges, p.insertBodies, p.addTotals,
+		p.deleteIntents,
 	}
 	for _, step := range steps {
 		if err := step(ctx, tx); err != nil {
@@ -109,7 +110,7 @@ func (p *preparedRound) insertToolCalls(ctx context.Context, tx *wtx) error {
 	for i, tc := range p.rec.ToolCalls {
 		_, err := tx.exec(ctx, stInsertToolCall,
 			p.rec.Round.SessionID, p.rec.Round.Seq, i, tc.CallID, tc.Name, tc.Arguments, tc.Result,
-			tc.ResultSize, tc.IsError, int64(tc.Duration), tc.Permission, tc.DecidedBy)
+			tc.ResultSize, tc.IsError, int64(tc.Duration), tc.Permission, tc.DecidedBy, tc.Verified)
 		if err != nil {
 			return err
 		}
@@ -160,7 +161,7 @@ func (p *preparedRound) insertFileChanges(ctx context.Context, tx *wtx) error {
 		_, err := tx.exec(ctx, stInsertFileChange,
 			p.rec.Round.SessionID, p.rec.Round.Seq, task, fc.ToolCallID, fc.Path, fc.Existed,
 			fc.Before, fc.After, int64(fc.Mode), fc.BeforeSHA256, fc.AfterSHA256,
-			fc.PathRedacted, fc.BeforeRedacted, fc.AfterRedacted)
+			fc.PathRedacted, fc.BeforeRedacted, fc.AfterRedacted, fc.ByCommand)
 		if err != nil {
 			return err
 		}
@@ -182,5 +183,12 @@ func (p *preparedRound) addTotals(ctx context.Context, tx *wtx) error {
 	r := p.rec.Round
 	_, err := tx.exec(ctx, stAddTotals,
 		len(p.rec.ToolCalls), r.TokensIn, r.TokensOut, r.TokensCached, r.Cost, r.SessionID)
+	return err
+}
+
+// deleteIntents drops the round's intents: its tool_calls rows now tell
+// what each call did.
+func (p *preparedRound) deleteIntents(ctx context.Context, tx *wtx) error {
+	_, err := tx.exec(ctx, stDeleteIntents, p.rec.Round.SessionID, p.rec.Round.Seq)
 	return err
 }

@@ -17,9 +17,10 @@ import (
 var ErrClosed = errors.New("the datalog is closed; open it again to write")
 
 // WriteError says a write could not be committed (disk full, database
-// locked or read-only). The records are kept in memory and retried with
-// the next write; it is returned once per outage, so the caller can show
-// it once and carry on.
+// locked or read-only). The records are kept in memory and retried, with
+// the next write and on their own with backoff until they are saved;
+// Close waits a while for them. It is returned once per outage, so the
+// caller can show it once and carry on.
 type WriteError struct {
 	Op      string // what was being written, e.g. "round 12"
 	Pending int    // records waiting in memory
@@ -28,8 +29,8 @@ type WriteError struct {
 
 // Error says what failed and that the records are kept and retried.
 func (e *WriteError) Error() string {
-	return fmt.Sprintf("datalog could not save %s: %v; keel keeps %d record(s) in memory and retries "+
-		"with the next write: free disk space or fix the database's permissions", e.Op, e.Err, e.Pending)
+	return fmt.Sprintf("datalog could not save %s: %v; keel keeps %d record(s) in memory and keeps retrying: "+
+		"free disk space, fix the database's permissions or end what holds its lock", e.Op, e.Err, e.Pending)
 }
 
 // Unwrap returns the SQLite or OS error.
@@ -82,8 +83,17 @@ func newWriter(path string, busy time.Duration) (*writer, error) {
 	return w, nil
 }
 
+// outageBusy is the lock wait during an outage: the records are retried
+// in the background, so a write need not hold up the task for the full
+// busy timeout each time.
+const outageBusy = 50 * time.Millisecond
+
 func (w *writer) open() error {
-	db, err := sql.Open("sqlite", dsn(w.path, w.busy, false))
+	busy := w.busy
+	if w.reported {
+		busy = min(busy, outageBusy)
+	}
+	db, err := sql.Open("sqlite", dsn(w.path, busy, false))
 	if err != nil {
 		return err
 	}
@@ -99,17 +109,42 @@ func (w *writer) open() error {
 
 func (w *writer) start() { go w.loop() }
 
+// retryMin and retryMax bound the backoff between retries of records a
+// failure left pending.
+const (
+	retryMin = 50 * time.Millisecond
+	retryMax = 2 * time.Second
+)
+
 func (w *writer) loop() {
 	defer close(w.done)
-	for req := range w.reqs {
-		if req.op != nil {
-			w.pending = append(w.pending, *req.op)
+	var retry <-chan time.Time
+	backoff := retryMin
+	for {
+		select {
+		case req, ok := <-w.reqs:
+			if !ok {
+				return
+			}
+			if req.op != nil {
+				w.pending = append(w.pending, *req.op)
+			}
+			err := w.flush()
+			w.npending.Store(int64(len(w.pending)))
+			req.reply <- err
+			if req.op != nil {
+				w.idle()
+			}
+		case <-retry:
+			_ = w.flush() // a new failure was reported already
+			w.npending.Store(int64(len(w.pending)))
+			backoff = min(2*backoff, retryMax)
 		}
-		err := w.flush()
-		w.npending.Store(int64(len(w.pending)))
-		req.reply <- err
-		if req.op != nil {
-			w.idle()
+		retry = nil
+		if len(w.pending) > 0 {
+			retry = time.After(backoff)
+		} else {
+			backoff = retryMin
 		}
 	}
 }
@@ -208,7 +243,10 @@ func (w *writer) flush() error {
 		w.pending = w.pending[1:]
 	}
 	w.pending = nil
-	w.reported = false
+	if w.reported {
+		w.reported = false
+		w.reset() // reopen with the full busy timeout, not the outage's
+	}
 	return permanent
 }
 
@@ -266,16 +304,38 @@ func transient(err error) bool {
 	return false
 }
 
-// close flushes once more, stops the goroutine and closes the connection.
+// busy reports a lock held by another connection.
+func busy(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	c := se.Code() & 0xff
+	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
+}
+
+// closeWait is how long Close keeps retrying records a failure left
+// pending (another process holding the lock, a disk being freed).
+const closeWait = 10 * time.Second
+
+// close flushes once more, retrying pending records for up to closeWait,
+// stops the goroutine and closes the connection.
 func (w *writer) close() error {
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
 		return nil
 	}
-	reply := make(chan error, 1)
-	w.reqs <- request{reply: reply}
-	<-reply
+	deadline := time.Now().Add(closeWait)
+	for backoff := retryMin; ; backoff = min(2*backoff, retryMax) {
+		reply := make(chan error, 1)
+		w.reqs <- request{reply: reply}
+		<-reply
+		if w.npending.Load() == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(backoff)
+	}
 	w.closed = true
 	close(w.reqs)
 	w.mu.Unlock()

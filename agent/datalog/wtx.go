@@ -32,6 +32,8 @@ const (
 	stEndTotals
 	stReopenSession
 	stInterventionReply
+	stInsertIntent
+	stDeleteIntents
 	numStmts
 )
 
@@ -47,8 +49,8 @@ var stmtSQL = [numStmts]string{
 	stInsertMessage: `INSERT INTO messages (session_id, seq, round_seq, epoch, json)
 		VALUES (?, ?, ?, ?, ?)`,
 	stInsertToolCall: `INSERT INTO tool_calls (session_id, round_seq, idx, call_id, name,
-		arguments, result, result_size, is_error, duration_ns, permission, decided_by)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		arguments, result, result_size, is_error, duration_ns, permission, decided_by, verified)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stInsertIntervention: `INSERT INTO interventions (session_id, round_seq, idx, kind,
 		at_tool_call, figures_json, message, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 	stInsertPlan: `INSERT INTO plan_snapshots (session_id, round_seq, attempt, status,
@@ -57,8 +59,8 @@ var stmtSQL = [numStmts]string{
 		to_state, detail, at) VALUES (?, ?, ?, ?, ?, ?)`,
 	stInsertFileChange: `INSERT INTO file_changes (session_id, round_seq, task_seq,
 		tool_call_id, path, existed, before, after, mode, before_sha256, after_sha256,
-		path_redacted, before_redacted, after_redacted)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		path_redacted, before_redacted, after_redacted, by_command)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stInsertBody: `INSERT INTO bodies (session_id, round_seq, request, response)
 		VALUES (?, ?, ?, ?)`,
 	stAddTotals: `UPDATE sessions SET rounds = rounds + 1, tool_calls = tool_calls + ?,
@@ -74,6 +76,9 @@ var stmtSQL = [numStmts]string{
 	stReopenSession: `UPDATE sessions SET ended_at = NULL, stop_reason = '' WHERE id = ?`,
 	stInterventionReply: `UPDATE interventions SET reply = ?
 			WHERE session_id = ? AND round_seq = ? AND idx = ?`,
+	stInsertIntent: `INSERT OR REPLACE INTO call_intents (session_id, round_seq, call_id, name,
+			arguments, started_at) VALUES (?, ?, ?, ?, ?, ?)`,
+	stDeleteIntents: `DELETE FROM call_intents WHERE session_id = ? AND round_seq = ?`,
 }
 
 // wtx is the write transaction an op runs in.

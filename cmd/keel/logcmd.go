@@ -82,6 +82,9 @@ func undoLastTask(ctx context.Context, db *datalog.DB, root, id string) (string,
 	} else {
 		return "", err
 	}
+	if err := db.CheckLastTask(ctx, root); err != nil {
+		return "", err
+	}
 	changes, err := db.TaskFileChanges(ctx, id)
 	if err != nil {
 		return "", err

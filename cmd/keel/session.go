@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -151,11 +152,11 @@ func (a *app) attachDatalog(ctx context.Context, cfg *config.Config, setup sessi
 				return nil, "", err
 			}
 			id, err := db.StartSession(context.Background(), rec)
-			if err != nil {
+			if err != nil && !pendingWrite(err) {
 				_ = db.Close()
 				return nil, "", fmt.Errorf("the datalog is off for this run: %w", err)
 			}
-			return db, id, nil
+			return db, id, nil // a pending row is retried and saved once the database lets it
 		})
 		return nil, nil
 	}
@@ -186,7 +187,10 @@ func (a *app) startOrResume(ctx context.Context, db *datalog.DB, opts *agent.Opt
 		return nil
 	}
 	id, err = db.StartSession(ctx, rec)
-	if err != nil {
+	switch {
+	case pendingWrite(err):
+		fmt.Fprintf(a.stderr, "keel: %v\n", err)
+	case err != nil:
 		fmt.Fprintf(a.stderr, "keel: the datalog is off for this run: %v\n", err)
 		return nil
 	}
@@ -226,4 +230,11 @@ func decodePlan(snap *datalog.PlanSnapshot) *agent.Plan {
 		return nil
 	}
 	return &p
+}
+
+// pendingWrite reports a write the datalog keeps and retries (a lock, a
+// full disk): the session goes on recording.
+func pendingWrite(err error) bool {
+	var we *datalog.WriteError
+	return errors.As(err, &we)
 }

@@ -1,0 +1,104 @@
+package agent
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/agent/llmtest"
+	"github.com/keel-dev/keel/tools"
+)
+
+// recordedSession is a session logging to a real datalog file.
+func recordedSession(t *testing.T, script llmtest.Script, mutate func(*Options)) (*Session, *datalog.DB, string) {
+	t.Helper()
+	db, err := datalog.Open(filepath.Join(t.TempDir(), "keel.db"), datalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	id, err := db.StartSession(context.Background(), datalog.Session{ProjectRoot: "/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := newSession(t, script, func(o *Options) {
+		o.Recorder = NewRecorder(db, id, 0, false)
+		o.SessionID = id
+		if mutate != nil {
+			mutate(o)
+		}
+	})
+	return s, db, id
+}
+
+// However a task ends, its last transition and stop reason are in the
+// datalog when TaskStopped arrives.
+func TestLastTransitionIsRecorded(t *testing.T) {
+	read := llmtest.Call{Name: "echo", Args: `{"path":"a"}`}
+	cases := []struct {
+		name   string
+		rounds []llmtest.Round
+		limits Limits
+		cancel bool
+		want   StopReason
+	}{
+		{"completed", []llmtest.Round{llmtest.TextRound("done")}, Limits{}, false, StopCompleted},
+		{"halted", []llmtest.Round{llmtest.ToolRound(read), llmtest.ToolRound(read)}, Limits{MaxTurns: 1}, false, StopMaxTurns},
+		{"failed", []llmtest.Round{llmtest.ErrorRound(http.StatusBadRequest, "bad request")}, Limits{}, false, StopProviderError},
+		{"cancelled", []llmtest.Round{llmtest.ToolRound(llmtest.Call{Name: "wait"})}, Limits{}, true, StopCancelled},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			started := make(chan struct{})
+			s, db, id := recordedSession(t, llmtest.Rounds(c.rounds...), func(o *Options) {
+				o.Limits = c.limits
+				o.Tools = []tools.Tool{echoTool(), blockingTool(started)}
+			})
+			if err := s.Submit(context.Background(), "go"); err != nil {
+				t.Fatal(err)
+			}
+			if c.cancel {
+				<-started
+				s.Cancel()
+			}
+			_, st := collect(t, s)
+			if st.Reason != c.want {
+				t.Fatalf("stopped with %s, want %s", st.Reason, c.want)
+			}
+			d, err := db.LoadSession(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var last datalog.StateTransition
+			for _, rd := range d.Rounds {
+				if n := len(rd.Transitions); n > 0 {
+					last = rd.Transitions[n-1]
+				}
+			}
+			if last.To != string(c.want.finalState()) || d.Session.StopReason != string(c.want) {
+				t.Errorf("last transition %+v, stop reason %q; want → %s, %s", last, d.Session.StopReason, c.want.finalState(), c.want)
+			}
+		})
+	}
+}
+
+// A response cut by the provider's content filter runs none of its calls.
+func TestFilteredResponseRunsNothing(t *testing.T) {
+	write := &fakeTool{name: "write", class: tools.Write}
+	filtered := llmtest.Round{ToolCalls: []llmtest.Call{{Name: "write", Args: `{"path":"a"}`}}, FinishReason: "content_filter"}
+	s, srv := newSession(t, llmtest.Rounds(filtered, llmtest.TextRound("ok")), func(o *Options) {
+		o.Tools = []tools.Tool{write}
+	})
+	_, st := runTask(t, context.Background(), s, "go")
+	if st.Reason != StopCompleted || write.calls.Load() != 0 {
+		t.Fatalf("stopped %s with %d calls run; want completed and none", st.Reason, write.calls.Load())
+	}
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1].Messages
+	if m := last[len(last)-1]; m.Role != "tool" || !strings.Contains(m.Content, "content filter") {
+		t.Errorf("the model was not told why: %+v", m)
+	}
+}
