@@ -28,6 +28,7 @@ var importRules = []struct {
 	{pkg: module + "/config", forbidden: append([]string{module + "/agent", module + "/ui", module + "/tools", module + "/discipline"}, charmPrefixes...)},
 	{pkg: module + "/agent", forbidden: append([]string{module + "/ui"}, charmPrefixes...)},
 	{pkg: module + "/agent/llm", forbidden: append([]string{module + "/ui"}, charmPrefixes...)},
+	{pkg: module + "/eval", forbidden: append([]string{module + "/ui"}, charmPrefixes...)},
 	{pkg: module + "/agent/datalog", forbidden: append([]string{module + "/ui", module + "/tools", module + "/discipline"}, charmPrefixes...), exact: []string{module + "/agent"}},
 }
 
