@@ -58,6 +58,11 @@ func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason 
 		}
 		t.s.setState(StateActing, "") // back from planning, when update_plan ran
 		t.runBatch(ctx, outs[i:j])
+		if j < len(calls) && outs[i].skip == "" {
+			if why := t.midRoundHalt(outs[:j]); why != "" {
+				skipRest(outs[j:], why)
+			}
+		}
 		i = j
 	}
 	t.s.appendHistory(toolMessages(outs)...)

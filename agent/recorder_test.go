@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -100,5 +101,25 @@ func TestFilteredResponseRunsNothing(t *testing.T) {
 	last := reqs[len(reqs)-1].Messages
 	if m := last[len(last)-1]; m.Role != "tool" || !strings.Contains(m.Content, "content filter") {
 		t.Errorf("the model was not told why: %+v", m)
+	}
+}
+
+// A round of many identical calls stops where the repeat guard halts,
+// not after running them all.
+func TestHaltStopsTheRound(t *testing.T) {
+	tool := &fakeTool{name: "write", class: tools.Write, run: func(context.Context, json.RawMessage) (tools.Result, error) {
+		return tools.Result{Output: "same"}, nil
+	}}
+	var calls []llmtest.Call
+	for range 50 {
+		calls = append(calls, llmtest.Call{Name: "write", Args: `{"path":"a"}`})
+	}
+	s, _ := newSession(t, llmtest.Rounds(llmtest.ToolRound(calls...), llmtest.TextRound("never")), func(o *Options) {
+		o.Tools = []tools.Tool{tool}
+	})
+	_, st := runTask(t, context.Background(), s, "go")
+	halt := s.opts.Discipline.RepeatHalt
+	if st.Reason != StopLoopDetected || int(tool.calls.Load()) != halt {
+		t.Fatalf("stopped %s after %d of 50 calls; want loop_detected after %d", st.Reason, tool.calls.Load(), halt)
 	}
 }

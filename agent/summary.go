@@ -26,6 +26,9 @@ func (t *task) roundSummary(outs []outcome, endedTurn bool) discipline.RoundSumm
 	}
 	t.compacted = false
 	for _, o := range outs {
+		if o.skip != "" {
+			continue // never ran: nothing for the guards to judge
+		}
 		c := callSummary(o)
 		if c.Command != "" && len(c.Reads) == 0 && !c.IsError {
 			c.Reads = commandReads(t.s.opts.Workdir, o.call.Arguments, c.Command)
