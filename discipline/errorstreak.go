@@ -1,6 +1,9 @@
 package discipline
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // streak is one tool's run of identical failures.
 type streak struct {
@@ -56,7 +59,7 @@ func (s *State) observeError(c ToolCall, call int, p Policy) *Intervention {
 		AtToolCall: call,
 		Action:     Inject,
 		Message: fmt.Sprintf("%s has failed %d times in a row with the same message: %q. %s",
-			what, st.count, st.line, st.advice(c)),
+			upperFirst(what), st.count, st.line, st.advice(c)),
 		Note:    fmt.Sprintf("%s failed %d times in a row with %q: %s", what, st.count, st.line, st.advice(c)),
 		Why:     fmt.Sprintf("%s failed %d times in a row with %q", what, st.count, st.line),
 		Figures: map[string]int{"streak": st.count, "warn_at": p.ErrorStreak},
@@ -84,4 +87,13 @@ func (st streak) advice(c ToolCall) string {
 		return "This is not transient: the problem is in how it is called. Check the arguments against what the tool expects and against the actual target, or use a different approach; do not retry it unchanged."
 	}
 	return fmt.Sprintf("The arguments changed but the failure did not: look at %s itself (read it again) before another attempt, or use a different approach.", truncate(st.target, maxArgsShown))
+}
+
+// upperFirst starts a sentence with "The command" rather than "the
+// command"; a tool's name is left as it is spelled.
+func upperFirst(s string) string {
+	if rest, ok := strings.CutPrefix(s, "the "); ok {
+		return "The " + rest
+	}
+	return s
 }

@@ -144,7 +144,7 @@ func TestErrorStreakIdentity(t *testing.T) {
 		{"one package, a different failing line each run", sameGoOtherLines, []int{}, nil, ""},
 		// must fire
 		{"the same script failing the same way", []ToolCall{pyFail("s1.py", errs[0]), pyFail("s1.py", errs[0]), pyFail("s1.py", errs[0])}, []int{3},
-			[]string{`the command "python3 s1.py"`, "ZeroDivisionError: division by zero", "3 times"}, "how it is called"},
+			[]string{`The command "python3 s1.py"`, "ZeroDivisionError: division by zero", "3 times"}, "how it is called"},
 		{"the same package failing the same way", []ToolCall{goFail("p1", "p1_test.go:12: got 1, want 2"), goFail("p1", "p1_test.go:12: got 1, want 2"), goFail("p1", "p1_test.go:12: got 1, want 2")}, []int{3},
 			[]string{`"go test ./p1"`, "p1_test.go:12: got N, want N"}, "how it is called"},
 		{"one file, different arguments, the same failure", []ToolCall{notFound("a"), notFound("b"), notFound("c")}, []int{3},
