@@ -52,7 +52,11 @@ func disciplinePolicy(cfg *config.Config) discipline.Policy {
 	p.ReflectionCadence = cfg.ReflectionCadence
 	p.Reread, p.RepeatWarn, p.RepeatHalt = d.Reread, d.RepeatWarn, d.RepeatHalt
 	p.ErrorStreak, p.ErrorStreakHalt, p.StallCalls = d.ErrorStreak, d.ErrorStreakHalt, d.StallCalls
-	p.Verify, p.PlanContinue = d.Verify, d.PlanContinue
+	p.Verify, p.PlanContinue, p.PlanContinueMax = d.Verify, d.PlanContinue, d.PlanContinueMax
+	p.MonologueWarn, p.MonologueHalt, p.AlternationHalt = d.MonologueWarn, d.MonologueHalt, d.AlternationHalt
+	if len(d.VerifyPatterns) > 0 {
+		p.VerifyPatterns = d.VerifyPatterns
+	}
 	p.StallThreshold = cfg.Plan.StallThreshold
 	p.Headless = true
 	return p
