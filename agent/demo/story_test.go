@@ -46,8 +46,9 @@ func TestCheckpointIsAnswered(t *testing.T) {
 		t.Fatalf("stopped with %s: %s", st.Reason, st.Message)
 	}
 	ins := st.Summary.Interventions
-	if kinds(ins) != "reflection,reflection" {
-		t.Fatalf("interventions %q, want two reflections and nothing else", kinds(ins))
+	// Cadence 3 over ten calls: after the rounds crossing 3, 6 and 9.
+	if kinds(ins) != "reflection,reflection,reflection" || ins[0].AtToolCall != 4 || ins[1].AtToolCall != 6 || ins[2].AtToolCall != 9 {
+		t.Fatalf("interventions %q at %d, %d, %d; want three reflections at 4, 6, 9 and nothing else", kinds(ins), ins[0].AtToolCall, ins[1].AtToolCall, ins[2].AtToolCall)
 	}
 	first := ins[0]
 	if first.AtToolCall < 3 || !strings.Contains(first.Message, checkpointMark) {
@@ -58,8 +59,8 @@ func TestCheckpointIsAnswered(t *testing.T) {
 			t.Errorf("checkpoint %d reply: %q", in.Seq, in.Reply)
 		}
 	}
-	if n := len(eventsOf[agent.InterventionAnswered](evs)); n != 2 {
-		t.Errorf("%d InterventionAnswered events, want 2", n)
+	if n := len(eventsOf[agent.InterventionAnswered](evs)); n != 3 {
+		t.Errorf("%d InterventionAnswered events, want 3", n)
 	}
 	// The request after the checkpoint carried it: the history shows it
 	// right before the answer that restates the task.
@@ -121,7 +122,8 @@ func TestDeniedEditEndsPolitely(t *testing.T) {
 				t.Errorf("tool calls:\n got %v\nwant %v", got, tt.calls)
 			}
 			assertPlanDone(t, st.Summary.Plan, "completed", tt.testStep, "skipped", "skipped")
-			if !strings.HasPrefix(st.Result, "You declined the edit") {
+			// The answer follows the checkpoint due at call 9 (cadence 3).
+			if !strings.Contains(st.Result, "\n\nYou declined the edit") {
 				t.Errorf("final answer: %q", st.Result)
 			}
 			if strings.Contains(readFile(t, h.dir, codeFile), fixedLine) {
@@ -145,7 +147,7 @@ func TestPromptAfterDenialRetriesTheEdit(t *testing.T) {
 		}
 		return agent.PermissionReply{Allow: true}
 	}))
-	if _, st := h.run(t, "fix it"); !strings.HasPrefix(st.Result, "You declined the edit") {
+	if _, st := h.run(t, "fix it"); !strings.Contains(st.Result, "You declined the edit") {
 		t.Fatalf("first task: %q", st.Result)
 	}
 	allow = true // no task runs now: the gate is not read concurrently
@@ -227,7 +229,7 @@ func TestStoryWithoutGo(t *testing.T) {
 		t.Errorf("%s was not fixed", codeFile)
 	}
 	// keel's verify guard asks for a check; the demo says why none can run.
-	if kinds(st.Summary.Interventions) != "reflection,reflection,verify" || !strings.HasPrefix(st.Result, "No check passed here") {
+	if kinds(st.Summary.Interventions) != "reflection,reflection,reflection,verify" || !strings.HasPrefix(st.Result, "No check passed here") {
 		t.Errorf("interventions %s, result %q", kinds(st.Summary.Interventions), st.Result)
 	}
 }
