@@ -293,8 +293,13 @@ func toolRows(outs []outcome, taskSeq int) ([]datalog.ToolCall, []datalog.FileCh
 			Duration: o.duration, Permission: o.decision, DecidedBy: o.decidedBy,
 		})
 		for _, c := range o.result.Changes {
-			changes = append(changes, datalog.FileChange{TaskSeq: taskSeq, ToolCallID: o.call.ID, Path: c.Path,
-				Existed: c.Existed, Before: c.Before, After: c.After, Mode: c.Mode})
+			fc := datalog.FileChange{TaskSeq: taskSeq, ToolCallID: o.call.ID, Path: c.Path,
+				Existed: c.Existed, Before: c.Before, After: c.After, Mode: c.Mode}
+			if len(c.Splices) > 0 { // a large file: the replaced pieces and the hashes, not two copies
+				fc.Splices, _ = json.Marshal(c.Splices)
+				fc.BeforeSHA256, fc.AfterSHA256 = c.BeforeSHA256, c.AfterSHA256
+			}
+			changes = append(changes, fc)
 		}
 	}
 	return calls, changes

@@ -26,6 +26,9 @@ func editFile(ctx context.Context, ws *Workspace, p editFileParams) (Result, err
 	if msg != "" {
 		return errResult("%s", msg), nil
 	}
+	if fi, err := statAt(abs); err == nil && fi.Mode().IsRegular() && fi.Size() > largeFileBytes {
+		return editLarge(ws, abs, p)
+	}
 	before, mode, existed, msg := statForWrite(ws, abs)
 	rel := ws.Rel(abs)
 	switch {

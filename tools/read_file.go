@@ -40,6 +40,9 @@ func readFile(ctx context.Context, ws *Workspace, p readFileParams) Result {
 	if err != nil {
 		return errResult("cannot resolve %q: %v", p.Path, err)
 	}
+	if fi, err := statAt(abs); err == nil && fi.Mode().IsRegular() && fi.Size() > largeFileBytes && fi.Size() <= readMaxFileBytes {
+		return readLarge(ws, abs, p)
+	}
 	data, msg := readRegular(ws, abs)
 	if msg != "" {
 		return errResult("%s", msg)

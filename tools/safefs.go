@@ -191,3 +191,23 @@ func readBelow(root *os.Root, base, p string) ([]byte, error) {
 	}
 	return root.ReadFile(rel)
 }
+
+// openChecked opens the file abs through its checked directory.
+func openChecked(abs string) (*os.File, error) {
+	r, err := openDir(filepath.Dir(abs))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.Open(filepath.Base(abs))
+}
+
+// statAt is the file abs's info, through its checked directory.
+func statAt(abs string) (fs.FileInfo, error) {
+	r, err := openDir(filepath.Dir(abs))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.Stat(filepath.Base(abs))
+}

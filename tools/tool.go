@@ -44,6 +44,10 @@ type FileChange struct {
 	Before  []byte
 	After   []byte
 	Mode    uint32
+	// A large file's edit keeps only what it replaced (Before and After
+	// are nil) and the hashes of the whole file before and after (hex).
+	Splices                   []Splice
+	BeforeSHA256, AfterSHA256 string
 }
 
 // ReadSpan is a region of a file a tool returned to the model. Version

@@ -2,10 +2,14 @@ package tools
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -23,38 +27,44 @@ func Restore(changes []FileChange) error {
 	}
 	for i := len(changes) - 1; i >= 0; i-- {
 		c := changes[i]
-		if !c.Existed {
-			if err := removeAt(c.Path); err != nil && !os.IsNotExist(err) {
-				return fmt.Errorf("undo: remove %s: %w", c.Path, err)
+		var err error
+		switch {
+		case !c.Existed:
+			if err = removeAt(c.Path); os.IsNotExist(err) {
+				err = nil
 			}
-			continue
+		case len(c.Splices) > 0:
+			err = unsplice(c)
+		default:
+			err = writeAt(c.Path, c.Before, fs.FileMode(c.Mode))
 		}
-		if err := writeAt(c.Path, c.Before, fs.FileMode(c.Mode)); err != nil {
-			return fmt.Errorf("undo: %w", err)
+		if err != nil {
+			return fmt.Errorf("undo: %s: %w", c.Path, err)
 		}
 	}
 	return nil
 }
 
-// checkUnchanged compares each file with the After of its last change.
+// checkUnchanged compares each file with what its last change left:
+// the bytes, or for a large file's edit the hash.
 func checkUnchanged(changes []FileChange) error {
-	last := map[string][]byte{}
+	last := map[string]FileChange{}
 	var order []string
 	for _, c := range changes {
 		if _, seen := last[c.Path]; !seen {
 			order = append(order, c.Path)
 		}
-		last[c.Path] = c.After
+		last[c.Path] = c
 	}
 	var changed []string
 	for _, p := range order {
-		cur, _, err := readAt(p, 0)
+		same, err := holds(last[p])
 		switch {
 		case os.IsNotExist(err):
 			changed = append(changed, p+" (deleted)")
 		case err != nil:
 			return fmt.Errorf("undo: read %s: %w", p, err)
-		case !bytes.Equal(cur, last[p]):
+		case !same:
 			changed = append(changed, p)
 		}
 	}
@@ -62,4 +72,48 @@ func checkUnchanged(changes []FileChange) error {
 		return fmt.Errorf("undo refused, nothing restored: %s %w", strings.Join(changed, ", "), ErrChangedSince)
 	}
 	return nil
+}
+
+// holds reports whether the file still holds what change c wrote.
+func holds(c FileChange) (bool, error) {
+	if len(c.Splices) > 0 {
+		sum, err := hashFile(c.Path)
+		return err == nil && hex.EncodeToString(sum) == c.AfterSHA256, err
+	}
+	cur, _, err := readAt(c.Path, 0)
+	return err == nil && bytes.Equal(cur, c.After), err
+}
+
+// unsplice streams a large file back to its content before the edit and
+// checks the result hashes to what it was.
+func unsplice(c FileChange) error {
+	r, err := openDir(filepath.Dir(c.Path))
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	base := filepath.Base(c.Path)
+	in, err := r.Open(base)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp := "." + base + ".keel-" + randomSuffix()
+	out, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fs.FileMode(c.Mode).Perm())
+	if err != nil {
+		return err
+	}
+	defer r.Remove(tmp) // fails harmlessly once renamed
+	sum := sha256.New()
+	err = applySplices(in, io.MultiWriter(out, sum), c.Splices, true)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if hex.EncodeToString(sum.Sum(nil)) != c.BeforeSHA256 {
+		return errors.New("putting the replaced text back did not give the file as it was; nothing restored")
+	}
+	return r.Rename(tmp, base)
 }

@@ -158,6 +158,11 @@ func (w *Workspace) MarkRead(abs, v string) {
 // it in this session and it has not changed since. Otherwise it returns
 // the message for the model.
 func (w *Workspace) checkFresh(abs string, current []byte) string {
+	return w.checkFreshVersion(abs, Version(current))
+}
+
+// checkFreshVersion is checkFresh for content of version now.
+func (w *Workspace) checkFreshVersion(abs string, now string) string {
 	w.mu.Lock()
 	v, ok := w.reads[abs]
 	w.mu.Unlock()
@@ -165,7 +170,7 @@ func (w *Workspace) checkFresh(abs string, current []byte) string {
 	switch {
 	case !ok:
 		return fmt.Sprintf("%s exists and keel has not read it in this session: read it first with read_file, then retry", rel)
-	case v != Version(current):
+	case v != now:
 		return fmt.Sprintf("%s changed on disk since you read it: read it again with read_file, then retry", rel)
 	}
 	return ""

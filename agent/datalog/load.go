@@ -139,7 +139,8 @@ func (db *DB) LatestPlan(ctx context.Context, id string) (*PlanSnapshot, error) 
 // files for that). See readyForUndo.
 func (db *DB) TaskFileChanges(ctx context.Context, sessionID string) ([]FileChange, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT id, round_seq, task_seq, tool_call_id, path, existed,
-		before, after, mode, before_sha256, after_sha256, path_redacted, before_redacted, after_redacted, by_command
+		before, after, mode, before_sha256, after_sha256, path_redacted, before_redacted, after_redacted, by_command,
+		splices, splices_redacted
 		FROM file_changes
 		WHERE session_id = ? AND undone_at IS NULL AND task_seq = (SELECT MAX(task_seq) FROM file_changes
 			WHERE session_id = ? AND undone_at IS NULL)
@@ -152,10 +153,14 @@ func (db *DB) TaskFileChanges(ctx context.Context, sessionID string) ([]FileChan
 	for rows.Next() {
 		fc := FileChange{SessionID: sessionID}
 		var mode int64
+		var splices string
 		if err := rows.Scan(&fc.ID, &fc.Round, &fc.TaskSeq, &fc.ToolCallID, &fc.Path, &fc.Existed,
 			&fc.Before, &fc.After, &mode, &fc.BeforeSHA256, &fc.AfterSHA256,
-			&fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted, &fc.ByCommand); err != nil {
+			&fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted, &fc.ByCommand, &splices, &fc.SplicesRedacted); err != nil {
 			return nil, err
+		}
+		if splices != "" {
+			fc.Splices = json.RawMessage(splices)
 		}
 		fc.Mode = uint32(mode)
 		out = append(out, fc)

@@ -170,6 +170,11 @@ type FileChange struct {
 	// ByCommand: a change a command made, found after it ran; keel does
 	// not know the content before, so undo cannot restore it.
 	ByCommand bool `json:"by_command,omitempty"`
+	// Splices: a large file's edit, kept as the pieces it replaced (JSON,
+	// encoded by the caller) with the whole file's hashes; Before and
+	// After are empty then. SplicesRedacted: they held a secret.
+	Splices         json.RawMessage `json:"splices,omitempty"`
+	SplicesRedacted bool            `json:"splices_redacted,omitempty"`
 }
 
 // RoundRecord is everything one round produced, committed together.

@@ -83,7 +83,14 @@ func (r *redactor) record(rec RoundRecord) RoundRecord {
 // flagged; its hash still lets undo check the file is unchanged, and
 // TaskFileChanges refuses to hand undo a redacted content to write.
 func (r *redactor) fileChange(fc FileChange) FileChange {
-	fc.BeforeSHA256, fc.AfterSHA256 = sha256Hex(fc.Before), sha256Hex(fc.After)
+	if len(fc.Splices) == 0 {
+		fc.BeforeSHA256, fc.AfterSHA256 = sha256Hex(fc.Before), sha256Hex(fc.After)
+	} else {
+		s := r.String(string(fc.Splices)) // a large file's hashes come with its splices
+		fc.SplicesRedacted = s != string(fc.Splices)
+		fc.Splices = json.RawMessage(s)
+		fc.BeforeSHA256, fc.AfterSHA256 = hexSHA(fc.BeforeSHA256), hexSHA(fc.AfterSHA256)
+	}
 	path := r.String(fc.Path)
 	fc.PathRedacted = path != fc.Path
 	fc.Path = path
@@ -97,6 +104,15 @@ func (r *redactor) fileChange(fc FileChange) FileChange {
 func (r *redactor) intent(in Intent) Intent {
 	in.CallID, in.Name, in.Arguments = r.String(in.CallID), r.String(in.Name), r.String(in.Arguments)
 	return in
+}
+
+// hexSHA keeps s when it is a hex SHA-256 and drops anything else, so a
+// caller's hash field can never carry text into the datalog.
+func hexSHA(s string) string {
+	if _, err := hex.DecodeString(s); err != nil || len(s) != 64 {
+		return ""
+	}
+	return s
 }
 
 func sha256Hex(b []byte) string {

@@ -64,7 +64,7 @@ func readyForUndo(changes []FileChange, read func(string) ([]byte, error)) ([]Fi
 	out := append([]FileChange(nil), changes...)
 	for i := range out {
 		c := &out[i]
-		if f := changes[first[c.Path]]; i != first[c.Path] && c.BeforeRedacted {
+		if f := changes[first[c.Path]]; i != first[c.Path] && c.BeforeRedacted && len(c.Splices) == 0 {
 			c.Before, c.BeforeRedacted = f.Before, false
 		}
 		if i == last[c.Path] && c.AfterRedacted {
@@ -82,13 +82,13 @@ func unrestorable(changes []FileChange, first map[string]int) error {
 	names := map[string]bool{}
 	seen := map[string]bool{}
 	for i, c := range changes {
-		bad := c.PathRedacted || (i == first[c.Path] && c.Existed && c.BeforeRedacted)
+		bad := c.PathRedacted || c.SplicesRedacted || (i == first[c.Path] && c.Existed && c.BeforeRedacted)
 		if !bad || seen[c.Path] {
 			continue
 		}
 		seen[c.Path] = true
 		e.Paths = append(e.Paths, c.Path)
-		for _, src := range [][]byte{[]byte(c.Path), c.Before} {
+		for _, src := range [][]byte{[]byte(c.Path), c.Before, c.Splices} {
 			for _, m := range markRe.FindAllSubmatch(src, -1) {
 				names[string(m[1])] = true
 			}

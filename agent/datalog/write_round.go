@@ -161,7 +161,7 @@ func (p *preparedRound) insertFileChanges(ctx context.Context, tx *wtx) error {
 		_, err := tx.exec(ctx, stInsertFileChange,
 			p.rec.Round.SessionID, p.rec.Round.Seq, task, fc.ToolCallID, fc.Path, fc.Existed,
 			fc.Before, fc.After, int64(fc.Mode), fc.BeforeSHA256, fc.AfterSHA256,
-			fc.PathRedacted, fc.BeforeRedacted, fc.AfterRedacted, fc.ByCommand)
+			fc.PathRedacted, fc.BeforeRedacted, fc.AfterRedacted, fc.ByCommand, string(fc.Splices), fc.SplicesRedacted)
 		if err != nil {
 			return err
 		}

@@ -59,8 +59,8 @@ var stmtSQL = [numStmts]string{
 		to_state, detail, at) VALUES (?, ?, ?, ?, ?, ?)`,
 	stInsertFileChange: `INSERT INTO file_changes (session_id, round_seq, task_seq,
 		tool_call_id, path, existed, before, after, mode, before_sha256, after_sha256,
-		path_redacted, before_redacted, after_redacted, by_command)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		path_redacted, before_redacted, after_redacted, by_command, splices, splices_redacted)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stInsertBody: `INSERT INTO bodies (session_id, round_seq, request, response)
 		VALUES (?, ?, ?, ?)`,
 	stAddTotals: `UPDATE sessions SET rounds = rounds + 1, tool_calls = tool_calls + ?,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -95,7 +96,11 @@ func undoLastTask(ctx context.Context, db *datalog.DB, root, id string) (string,
 	restore := make([]tools.FileChange, len(changes))
 	ids := make([]int64, len(changes))
 	for i, c := range changes {
-		restore[i] = tools.FileChange{Path: c.Path, Existed: c.Existed, Before: c.Before, After: c.After, Mode: c.Mode}
+		restore[i] = tools.FileChange{Path: c.Path, Existed: c.Existed, Before: c.Before, After: c.After, Mode: c.Mode,
+			BeforeSHA256: c.BeforeSHA256, AfterSHA256: c.AfterSHA256}
+		if len(c.Splices) > 0 && json.Unmarshal(c.Splices, &restore[i].Splices) != nil {
+			return "", fmt.Errorf("undo refused, nothing restored: the datalog's record of the edit of %s is damaged", c.Path)
+		}
 		ids[i] = c.ID
 	}
 	if err := tools.Restore(restore); err != nil {
