@@ -51,7 +51,8 @@ func planContinue(sum RoundSummary, p Policy, s *State) *Intervention {
 	}
 }
 
-// planStop ends a task whose model keeps stopping with steps open.
+// planStop ends a task whose model keeps stopping with steps open. Its
+// Message is sent only if the user, asked, lets the task go on.
 func planStop(plan PlanView, open []PlanStep, p Policy, s *State) *Intervention {
 	titles := make([]string, len(open))
 	for i, st := range open {
@@ -66,7 +67,8 @@ func planStop(plan PlanView, open []PlanStep, p Policy, s *State) *Intervention 
 	return &Intervention{
 		Kind: KindPlanContinue, AtToolCall: s.toolCalls, Action: action, StopReason: StopPlanFailed,
 		Why:     why,
-		Message: fmt.Sprintf("keel stopped the task: %s. The plan is marked failed.", why),
+		Message: fmt.Sprintf("You ended your turn %d times with plan steps open (%s). The user let the task go on: continue with the next step, or update the plan (mark steps completed, skipped or failed).",
+			p.PlanContinueMax+1, quoteList(titles, maxListed)),
 		Figures: map[string]int{"open": len(open), "steps": len(plan.Steps), "reminders": p.PlanContinueMax},
 	}
 }

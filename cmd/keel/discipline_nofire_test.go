@@ -26,7 +26,10 @@ type noFire struct {
 // with the shipped policy (headless, so a guard would halt with exit 3):
 // 0 guard halts, 0 warnings, checkpoints only where the cadence puts them.
 func TestDisciplineMustNotFire(t *testing.T) {
-	cases := append(triageSessions(), append(readingSessions(), editingSessions()...)...)
+	var cases []noFire
+	for _, set := range [][]noFire{triageSessions(), readingSessions(), editingSessions(), planningSessions()} {
+		cases = append(cases, set...)
+	}
 	if len(cases) < 15 {
 		t.Fatalf("only %d legitimate sessions", len(cases))
 	}
@@ -142,13 +145,17 @@ func allThenEach() []llmtest.Round {
 	return rs
 }
 
-// editingSessions edit, test and plan.
+// calcEdit edits calc.go of goModule.
+func calcEdit(from, to string) llmtest.Call {
+	return tc("edit_file", "path", "calc.go", "old_string", from, "new_string", to)
+}
+
+// calcTest runs goModule's tests.
+var calcTest = tc("run_command", "command", "go test ./...")
+
+// editingSessions edit and test.
 func editingSessions() []noFire {
-	calc := goModule(false)
-	edit := func(from, to string) llmtest.Call {
-		return tc("edit_file", "path", "calc.go", "old_string", from, "new_string", to)
-	}
-	test := tc("run_command", "command", "go test ./...")
+	edit, test := calcEdit, calcTest
 	fixLoop := script("fixed: Add subtracted", one(tc("read_file", "path", "calc.go"), test,
 		edit("// rev 0", "// rev 1"), test, edit("// rev 1", "// rev 2"), test, edit("a - b", "a + b"), test))
 	passing := script("four edits, tests green", one(tc("read_file", "path", "calc.go"),
@@ -158,6 +165,24 @@ func editingSessions() []noFire {
 		tc("edit_file", "path", "notes.md", "old_string", "draft", "new_string", "draft 1"), tc("read_file", "path", "notes.md"),
 		tc("edit_file", "path", "notes.md", "old_string", "draft 1", "new_string", "draft 2"), tc("read_file", "path", "notes.md"),
 		tc("edit_file", "path", "notes.md", "old_string", "draft 2", "new_string", "final"), tc("read_file", "path", "notes.md")))
+	verified := script("fixed and vetted", one(tc("read_file", "path", "calc.go"), edit("a - b", "a + b"), tc("run_command", "command", "go vet ./... && go test ./...")))
+	editTest := func(from, to string) llmtest.Call {
+		return tc("edit_file", "path", "calc_test.go", "old_string", from, "new_string", to)
+	}
+	alternating := script("ok", one(tc("read_file", "path", "calc.go"), tc("read_file", "path", "calc_test.go"), edit("// rev 0", "// rev 1"), editTest("TestAdd", "TestAdd1"),
+		tc("read_file", "path", "calc.go"), tc("read_file", "path", "calc_test.go"), edit("// rev 1", "// rev 2"), editTest("TestAdd1", "TestAdd2"),
+		tc("read_file", "path", "calc.go"), tc("read_file", "path", "calc_test.go"), test))
+	return []noFire{
+		{"the same failing test after each edit, until the fix", suite{files: goModule(false), rounds: fixLoop}, nil, 3},
+		{"four edits, each followed by the same passing go test", suite{files: goModule(true), rounds: passing}, nil, 0},
+		{"read, edit, read the edited file again, three times", suite{files: notes, rounds: rereadEdited}, nil, 0},
+		{"an edit verified before answering", suite{files: goModule(false), rounds: verified}, nil, 0},
+		{"two files read and edited in turn (checkpoint at 10)", suite{files: goModule(true), rounds: alternating}, []int{10}, 0},
+	}
+}
+
+// planningSessions follow a plan, explore with commands, answer tasks.
+func planningSessions() []noFire {
 	plan := func(steps ...string) llmtest.Call {
 		var ss []map[string]string
 		for _, s := range steps {
@@ -167,29 +192,18 @@ func editingSessions() []noFire {
 		return tc("update_plan", "goal", "fix Add", "steps", ss)
 	}
 	planned := script("Add fixed and tested", one(plan("read=active", "fix=pending", "test=pending"), tc("read_file", "path", "calc.go"),
-		plan("read=completed", "fix=active", "test=pending"), edit("a - b", "a + b"),
-		plan("read=completed", "fix=completed", "test=active"), test, plan("read=completed", "fix=completed", "test=completed")))
-	verified := script("fixed and vetted", one(tc("read_file", "path", "calc.go"), edit("a - b", "a + b"), tc("run_command", "command", "go vet ./... && go test ./...")))
-	editTest := func(from, to string) llmtest.Call {
-		return tc("edit_file", "path", "calc_test.go", "old_string", from, "new_string", to)
-	}
-	alternating := script("ok", one(tc("read_file", "path", "calc.go"), tc("read_file", "path", "calc_test.go"), edit("// rev 0", "// rev 1"), editTest("TestAdd", "TestAdd1"),
-		tc("read_file", "path", "calc.go"), tc("read_file", "path", "calc_test.go"), edit("// rev 1", "// rev 2"), editTest("TestAdd1", "TestAdd2"),
-		tc("read_file", "path", "calc.go"), tc("read_file", "path", "calc_test.go"), test))
+		plan("read=completed", "fix=active", "test=pending"), calcEdit("a - b", "a + b"),
+		plan("read=completed", "fix=completed", "test=active"), calcTest, plan("read=completed", "fix=completed", "test=completed")))
 	var commands []llmtest.Round
 	for _, c := range []string{"ls", "pwd", "go version", "go env GOOS", "echo hello", "uname -s", "ls -la", "cat go.mod", "go list ./...", "wc -l calc.go", "printf ok", "go vet ./..."} {
 		commands = append(commands, llmtest.ToolRound(tc("run_command", "command", c)))
 	}
+	same := []llmtest.Round{llmtest.TextRound("Done."), llmtest.TextRound("Done."), llmtest.TextRound("Done.")}
+	noCadence := func(c *config.Config) { c.ReflectionCadence = 0 }
 	return []noFire{
-		{"the same failing test after each edit, until the fix", suite{files: calc, rounds: fixLoop}, nil, 3},
-		{"four edits, each followed by the same passing go test", suite{files: goModule(true), rounds: passing}, nil, 0},
-		{"read, edit, read the edited file again, three times", suite{files: notes, rounds: rereadEdited}, nil, 0},
-		{"a plan followed to completion", suite{files: calc, rounds: planned}, nil, 0},
-		{"an edit verified before answering", suite{files: calc, rounds: verified}, nil, 0},
-		{"two files read and edited in turn (checkpoint at 10)", suite{files: goModule(true), rounds: alternating}, []int{10}, 0},
+		{"a plan followed to completion", suite{files: goModule(false), rounds: planned}, nil, 0},
 		{"a dozen different commands (a checkpoint at 10)", suite{files: goModule(true), rounds: script("explored", commands)}, []int{10}, 0},
-		{"three tasks answered the same way", suite{rounds: []llmtest.Round{llmtest.TextRound("Done."), llmtest.TextRound("Done."), llmtest.TextRound("Done.")},
-			prompts: []string{"first", "second", "third"}}, nil, 0},
-		{"go test ./... then each failing package alone, cadence off", suite{files: goTriage, cfg: func(c *config.Config) { c.ReflectionCadence = 0 }, rounds: script("six packages fail", allThenEach())}, nil, 7},
+		{"three tasks answered the same way", suite{rounds: same, prompts: []string{"first", "second", "third"}}, nil, 0},
+		{"go test ./... then each failing package alone, cadence off", suite{files: goTriage, cfg: noCadence, rounds: script("six packages fail", allThenEach())}, nil, 7},
 	}
 }
