@@ -66,7 +66,7 @@ func planStop(plan PlanView, open []PlanStep, p Policy, s *State) *Intervention 
 		p.PlanContinueMax+1, len(open), len(plan.Steps), quoteList(titles, maxListed))
 	return &Intervention{
 		Kind: KindPlanContinue, AtToolCall: s.toolCalls, Action: action, StopReason: StopPlanFailed,
-		Why:     why,
+		Why: why,
 		Message: fmt.Sprintf("You ended your turn %d times with plan steps open (%s). The user let the task go on: continue with the next step, or update the plan (mark steps completed, skipped or failed).",
 			p.PlanContinueMax+1, quoteList(titles, maxListed)),
 		Figures: map[string]int{"open": len(open), "steps": len(plan.Steps), "reminders": p.PlanContinueMax},
