@@ -51,7 +51,7 @@ func (a *app) runDemoTUI(ctx context.Context, cfg *config.Config) error {
 	if err != nil {
 		return err
 	}
-	defer b.close()
+	defer b.close(a.stderr)
 	opts := a.uiOptions(b, bridge)
 	opts.ProviderLabel, opts.Model, opts.ContextWindow = demo.Name, demo.Model, demo.ContextWindow
 	opts.Cadence, opts.Demo = cfg.ReflectionCadence, true

@@ -50,7 +50,7 @@ func (a *app) runHeadless(cmd *cobra.Command, cfg *config.Config, build sessionB
 	if err != nil {
 		return err
 	}
-	defer b.close()
+	defer b.close(a.stderr)
 	for _, n := range b.notices {
 		fmt.Fprintf(a.stderr, "keel: %s\n", n)
 	}

@@ -173,11 +173,13 @@ func writeCall(path string) llmtest.Round {
 
 // Another process holds the datalog's lock while task B runs: when the
 // lock goes before keel exits, B's records are saved and undo restores
-// B's file; when keel is killed first, undo refuses instead of undoing
-// the older task A.
+// B's file; when keel is killed first, or the lock outlasts keel's wait
+// at exit (it says the records are lost), undo refuses instead of
+// undoing the older task A.
 func TestLockedDatalogAndUndo(t *testing.T) {
-	for _, killed := range []bool{false, true} {
-		t.Run(fmt.Sprintf("killed=%v", killed), func(t *testing.T) {
+	for _, mode := range []string{"released", "killed", "held"} {
+		killed := mode != "released"
+		t.Run(mode, func(t *testing.T) {
 			home, dir := t.TempDir(), project(t)
 			srvA := llmtest.Start(t, llmtest.Rounds(writeCall("a.txt"), llmtest.TextRound("a")))
 			if _, errOut, code := runKeelHome(t, home, srvA, dir, "", "-p", "write a", "--yolo"); code != 0 {
@@ -187,12 +189,19 @@ func TestLockedDatalogAndUndo(t *testing.T) {
 			srvB := llmtest.Start(t, llmtest.Rounds(writeCall("b.txt"), llmtest.TextRound("b")))
 			cmd, out := startKeel(t, home, dir, srvB, "-p", "write b", "--yolo")
 			waitFile(t, filepath.Join(dir, "b.txt"))
-			if killed {
+			switch mode {
+			case "held":
+				_ = cmd.Wait()
+				release()
+				if !strings.Contains(out.String(), "could not be saved and are lost") {
+					t.Errorf("keel exited without saying its records were lost: %s", out)
+				}
+			case "killed":
 				waitRequests(t, srvB, 2)
 				_ = cmd.Process.Signal(syscall.SIGKILL)
 				_ = cmd.Wait()
 				release()
-			} else {
+			default:
 				time.AfterFunc(time.Second, release)
 				if err := cmd.Wait(); err != nil {
 					t.Fatalf("task B: %v %s", err, out)

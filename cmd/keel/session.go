@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -34,12 +35,20 @@ type builtSession struct {
 	notices  []string // one-line notes for the user at start (headless: stderr)
 }
 
-func (b *builtSession) close() {
+// close ends the session and closes the datalog, saying on stderr when
+// records could not be saved even after retrying.
+func (b *builtSession) close(stderr io.Writer) {
 	b.session.Close()
+	var errs []error
 	if b.db != nil {
-		_ = b.db.Close()
+		errs = append(errs, b.db.Close())
 	}
-	_ = b.recorder.Close()
+	errs = append(errs, b.recorder.Close())
+	for _, err := range errs {
+		if err != nil {
+			fmt.Fprintf(stderr, "keel: %v\n", err)
+		}
+	}
 }
 
 // buildSession wires config, tools, permissions, provider, datalog and

@@ -39,7 +39,7 @@ func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
 	if err != nil {
 		return err
 	}
-	defer b.close()
+	defer b.close(a.stderr)
 	return ui.Run(ctx, a.uiOptions(b, bridge))
 }
 
