@@ -21,8 +21,8 @@ func TestDecide(t *testing.T) {
 	}{
 		{"nothing", nil, "", false, false, 0},
 		{"one inject", []Intervention{inj(KindStall, "s")}, "s", false, false, 1},
-		{"merged in rank order, checkpoint last", []Intervention{inj(KindReflection, "r"), inj(KindReread, "a"), inj(KindVerify, "v")}, "Notes from keel on your last calls:\n- a\n- v\n- r", false, false, 3},
-		{"notes, not messages, when several", []Intervention{{Kind: KindReread, Action: Inject, Message: "long a", Note: "a"}, {Kind: KindRepeat, Action: Inject, Message: "long b", Note: "b"}}, "Notes from keel on your last calls:\n- b\n- a", false, false, 2},
+		{"merged in rank order, checkpoint last", []Intervention{inj(KindReflection, "r"), inj(KindReread, "a"), inj(KindVerify, "v")}, "Notes from keel:\n- a\n- v\n- r", false, false, 3},
+		{"notes, not messages, when several", []Intervention{{Kind: KindReread, Action: Inject, Message: "long a", Note: "a"}, {Kind: KindRepeat, Action: Inject, Message: "long b", Note: "b"}}, "Notes from keel:\n- b\n- a", false, false, 2},
 		{"folded findings are not sent again", []Intervention{{Kind: KindReread, Action: Inject, Message: "a", Folded: true}, inj(KindReflection, "r")}, "r", false, false, 2},
 		{"halt beats inject", []Intervention{inj(KindReflection, "r"), halt}, "", true, false, 2},
 		{"halt beats ask", []Intervention{ask, halt, inj(KindRepeat, "x")}, "", true, false, 3},
@@ -107,5 +107,22 @@ func TestShownCarriesWhatWasSent(t *testing.T) {
 	}
 	if folded.Inject != "cp" {
 		t.Errorf("inject = %q", folded.Inject)
+	}
+}
+
+// A turn that ends with an unverified edit and an open plan gets one
+// short list, not two messages back to back.
+func TestTurnEndFindingsShareOneMessage(t *testing.T) {
+	x := newSession(t, quiet())
+	x.plan = PlanView{Goal: "g", Steps: []PlanStep{{"fix", StepCompleted}, {"test", StepPending}}}
+	x.round(editCall("/w/a.go", "a", "b"))
+	ins := x.summary(RoundSummary{EndedTurn: true, Text: "done"})
+	if !hasKind(ins, KindVerify) || !hasKind(ins, KindPlanContinue) {
+		t.Fatalf("fired %v", kindsOf(ins))
+	}
+	d := Decide(ins)
+	if !strings.HasPrefix(d.Inject, "Notes from keel:\n- ") || strings.Count(d.Inject, "\n- ") != 2 || strings.Contains(d.Inject, "\n\n") ||
+		strings.Contains(d.Inject, "ended your turn") || strings.Contains(d.Inject, "Your plan") {
+		t.Errorf("message:\n%s", d.Inject)
 	}
 }

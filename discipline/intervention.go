@@ -146,7 +146,7 @@ func Merge(ins []Intervention) string {
 		return send[0].Message
 	}
 	var b strings.Builder
-	b.WriteString("Notes from keel on your last calls:")
+	b.WriteString("Notes from keel:")
 	for _, in := range send {
 		b.WriteString("\n- " + in.note())
 	}

@@ -46,6 +46,7 @@ func verify(sum RoundSummary, p Policy, s *State) *Intervention {
 		Action:     Inject,
 		Message: fmt.Sprintf("You changed %s and ended your turn, but no check has passed since the last edit. Run the project's build or tests for these changes and report the result, or say why no check applies.",
 			files),
+		Note:    fmt.Sprintf("no check has passed since you changed %s: run the build or tests, or say why none applies.", files),
 		Why:     fmt.Sprintf("turn ended with %d changed file(s) unverified: %s", len(s.unverified), files),
 		Figures: map[string]int{"files": len(s.unverified)},
 	}
