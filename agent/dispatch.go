@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/discipline"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -23,6 +24,7 @@ type outcome struct {
 	decidedBy  string // "policy", "rule", "user", "yolo", "session"
 	decision   string // "allow", "deny"
 	target     string // the resolved path the permission check approved (tools.Decision.Target)
+	verified   bool   // a command on the verification list that succeeded
 	duration   time.Duration
 	started    time.Time
 	ran        bool // the tool's Run was called
@@ -136,6 +138,7 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 		o.result = res
 	}
 	o.output = capOutput(o.result.Output, s.opts.Limits.ToolOutputCap)
+	o.verified = s.verifies(o)
 }
 
 func (o *outcome) setCancelled() {
@@ -249,4 +252,16 @@ func runeStart(s string, i int) int {
 		i--
 	}
 	return i
+}
+
+// verifies reports a command on the verification list that succeeded:
+// decided once, when it ran, for discipline and the datalog alike.
+func (s *Session) verifies(o *outcome) bool {
+	if o.call.Name != tools.NameRunCommand || o.result.IsError {
+		return false
+	}
+	s.mu.Lock()
+	patterns := s.opts.Discipline.VerifyPatterns
+	s.mu.Unlock()
+	return discipline.IsVerifying(commandOf(o.call.Arguments), patterns)
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/agent/llmtest"
-	"github.com/keel-dev/keel/discipline"
+	"github.com/keel-dev/keel/policy"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -56,7 +56,7 @@ func newSession(t *testing.T, script llmtest.Script, mutate func(*Options)) (*Se
 	t.Helper()
 	srv := llmtest.Start(t, script)
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "test-key", APIKeyEnv: "FAKE_API_KEY", Model: "fake-model", IdleTimeout: 5 * time.Second})
-	pol := discipline.DefaultPolicy()
+	pol := policy.Defaults(true)
 	pol.ReflectionCadence = 0
 	pol.Headless = true
 	opts := Options{
@@ -129,7 +129,7 @@ func call(id, name, args string) llmtest.Call { return llmtest.Call{ID: id, Name
 // benchSession is newSession without a *testing.T, for benchmarks.
 func benchSession(srv *llmtest.Server) *Session {
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "k", Model: "m"})
-	pol := discipline.DefaultPolicy()
+	pol := policy.Defaults(true)
 	pol.Headless = true
 	return New(Options{
 		Provider:   &RetryingProvider{Clients: []*llm.Client{client}},

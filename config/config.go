@@ -78,6 +78,10 @@ type Discipline struct {
 	MonologueHalt   int      `toml:"monologue_halt"`
 	AlternationHalt int      `toml:"alternation_halt"`
 	VerifyPatterns  []string `toml:"verify_patterns"`
+	// VerifyPatternsExtra adds to VerifyPatterns (the user's own checks
+	// without restating keel's list).
+	VerifyPatternsExtra []string `toml:"verify_patterns_extra"`
+	VerifySkipSuffixes  []string `toml:"verify_skip_suffixes"`
 }
 
 // Plan holds the [plan] settings.
@@ -131,7 +135,7 @@ func Defaults() *Config {
 			Reread: 3, RepeatWarn: 3, RepeatHalt: 4, ErrorStreak: 3, ErrorStreakHalt: 5,
 			StallCalls: 30, Verify: true, PlanContinue: true, PlanContinueMax: 3,
 			MonologueWarn: 3, MonologueHalt: 4, AlternationHalt: 6,
-			VerifyPatterns: DefaultVerifyPatterns(),
+			VerifyPatterns: DefaultVerifyPatterns(), VerifySkipSuffixes: DefaultVerifySkipSuffixes(),
 		},
 		Plan: Plan{MaxBacktrackAttempts: 3, StallThreshold: 5},
 		UI:   UI{Theme: "auto"},
@@ -141,13 +145,26 @@ func Defaults() *Config {
 	return c
 }
 
-// DefaultVerifyPatterns returns the commands that count as verifying an edit.
+// DefaultVerifyPatterns returns the commands that count as verifying an
+// edit when they succeed: keel's one list (discipline.verify_patterns;
+// verify_patterns_extra adds to it).
 func DefaultVerifyPatterns() []string {
 	return []string{
-		"go test", "go build", "go vet", "make test", "make check",
-		"cargo test", "cargo build", "cargo check", "npm test", "npx tsc",
-		"pytest", "ruff", "eslint",
+		"go test", "go build", "go vet", "make test", "make check", "make lint",
+		"cargo test", "cargo build", "cargo check", "cargo clippy",
+		"npm test", "npm run test", "npm run build", "npm run lint", "npx tsc", "tsc",
+		"yarn test", "pnpm test", "bun test", "deno test", "npx jest", "npx vitest",
+		"pytest", "python -m pytest", "python3 -m pytest", "mypy", "ruff", "eslint",
+		"golangci-lint", "staticcheck", "mvn test", "gradle test", "./gradlew test",
+		"dotnet test", "dotnet build", "swift test", "swift build", "mix test",
+		"rspec", "bundle exec rspec", "ctest", "zig build",
 	}
+}
+
+// DefaultVerifySkipSuffixes are the file suffixes whose edits need no
+// check: prose.
+func DefaultVerifySkipSuffixes() []string {
+	return []string{".md", ".markdown", ".txt", ".rst", ".adoc"}
 }
 
 // Source reports where the value of a dotted key (such as

@@ -65,7 +65,9 @@ var fields = []field{
 	{"discipline.monologue_warn", kindInt, "warn at this many identical answers in a row with no tool call; 0 disables", func(c *Config) any { return &c.Discipline.MonologueWarn }},
 	{"discipline.monologue_halt", kindInt, "ask the user (headless: halt) at this many; 0 disables", func(c *Config) any { return &c.Discipline.MonologueHalt }},
 	{"discipline.alternation_halt", kindInt, "ask the user (headless: halt) after this many calls alternating A,B,A,B with identical results; 0 disables", func(c *Config) any { return &c.Discipline.AlternationHalt }},
-	{"discipline.verify_patterns", kindStrings, "commands that count as verifying an edit", func(c *Config) any { return &c.Discipline.VerifyPatterns }},
+	{"discipline.verify_patterns", kindStrings, "commands that count as verifying an edit (keel's list; prefer verify_patterns_extra)", func(c *Config) any { return &c.Discipline.VerifyPatterns }},
+	{"discipline.verify_patterns_extra", kindStrings, "more commands that count as verifying an edit, added to verify_patterns", func(c *Config) any { return &c.Discipline.VerifyPatternsExtra }},
+	{"discipline.verify_skip_suffixes", kindStrings, "file suffixes whose edits need no check (prose)", func(c *Config) any { return &c.Discipline.VerifySkipSuffixes }},
 
 	{"plan.confirm", kindBool, "show the first plan with side effects for approval (--confirm-plan)", func(c *Config) any { return &c.Plan.Confirm }},
 	{"plan.max_backtrack_attempts", kindInt, "failed plans per task before stopping with plan_failed", func(c *Config) any { return &c.Plan.MaxBacktrackAttempts }},

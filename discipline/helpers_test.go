@@ -17,6 +17,23 @@ type session struct {
 
 func newSession(t testing.TB, p Policy) *session { return &session{t: t, p: p} }
 
+// testVerifyPatterns are the checks these tests count as verifying.
+var testVerifyPatterns = []string{"go test", "go build", "go vet", "make test", "make check", "cargo test",
+	"npm test", "pytest", "python -m pytest", "yarn test", "mvn test", "golangci-lint"}
+
+// DefaultPolicy is the policy these tests start from: the older guards
+// at keel's usual thresholds; the newer ones (plan_continue_max,
+// monologue, alternation) are off unless a test turns them on. The
+// shipped policy is built from config by package policy.
+func DefaultPolicy() Policy {
+	return Policy{ReflectionCadence: 10, Reread: 3, RepeatWarn: 3, RepeatHalt: 4, ErrorStreak: 3,
+		ErrorStreakHalt: 5, StallCalls: 30, StallThreshold: 5, Verify: true, PlanContinue: true,
+		VerifyPatterns: testVerifyPatterns, VerifySkipSuffixes: []string{".md", ".markdown", ".txt", ".rst", ".adoc"}}
+}
+
+// DefaultVerifyPatterns are the test's verifying commands.
+func DefaultVerifyPatterns() []string { return testVerifyPatterns }
+
 // quiet is DefaultPolicy with the checkpoint off, so a guard's test sees
 // only that guard unless it asks for more.
 func quiet() Policy {

@@ -40,44 +40,12 @@ type Policy struct {
 	AlternationHalt int
 	// VerifyPatterns are command prefixes (as words) that verify an edit
 	// when they succeed, e.g. "go test". They may appear after "&&", ";"
-	// or "|" and after environment assignments.
+	// or "|" and after environment assignments. The list is config's
+	// (config.DefaultVerifyPatterns); none here means no command verifies.
 	VerifyPatterns []string
 	// VerifySkipSuffixes are file suffixes whose edits need no check
 	// (prose such as ".md"); compared case-insensitively.
 	VerifySkipSuffixes []string
 	// Headless turns "ask the user" into halt: nobody is there to answer.
 	Headless bool
-}
-
-// DefaultPolicy returns the documented defaults.
-func DefaultPolicy() Policy {
-	return Policy{
-		ReflectionCadence:  10,
-		Reread:             3,
-		RepeatWarn:         3,
-		RepeatHalt:         4,
-		ErrorStreak:        3,
-		ErrorStreakHalt:    5,
-		StallCalls:         30,
-		StallThreshold:     5,
-		Verify:             true,
-		PlanContinue:       true,
-		VerifyPatterns:     DefaultVerifyPatterns(),
-		VerifySkipSuffixes: []string{".md", ".markdown", ".txt", ".rst", ".adoc"},
-	}
-}
-
-// DefaultVerifyPatterns returns the commands that count as verifying an
-// edit when they succeed.
-func DefaultVerifyPatterns() []string {
-	return []string{
-		"go test", "go build", "go vet", "make test", "make check", "make lint",
-		"cargo test", "cargo build", "cargo check", "cargo clippy",
-		"npm test", "npm run test", "npm run build", "npm run lint", "npx tsc", "tsc",
-		"yarn test", "pnpm test", "bun test", "deno test", "npx jest", "npx vitest",
-		"pytest", "python -m pytest", "python3 -m pytest", "mypy", "ruff", "eslint",
-		"golangci-lint", "staticcheck", "mvn test", "gradle test", "./gradlew test",
-		"dotnet test", "dotnet build", "swift test", "swift build", "mix test",
-		"rspec", "bundle exec rspec", "ctest", "zig build",
-	}
 }

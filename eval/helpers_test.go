@@ -13,6 +13,7 @@ import (
 	"github.com/keel-dev/keel/discipline"
 	"github.com/keel-dev/keel/eval"
 	"github.com/keel-dev/keel/eval/evaltest"
+	"github.com/keel-dev/keel/policy"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -44,23 +45,8 @@ func builder(m *evaltest.Model) eval.Builder {
 	}
 }
 
-// disciplinePolicy mirrors cmd/keel's mapping of config onto discipline
-// (headless).
-func disciplinePolicy(cfg *config.Config) discipline.Policy {
-	p := discipline.DefaultPolicy()
-	d := cfg.Discipline
-	p.ReflectionCadence = cfg.ReflectionCadence
-	p.Reread, p.RepeatWarn, p.RepeatHalt = d.Reread, d.RepeatWarn, d.RepeatHalt
-	p.ErrorStreak, p.ErrorStreakHalt, p.StallCalls = d.ErrorStreak, d.ErrorStreakHalt, d.StallCalls
-	p.Verify, p.PlanContinue, p.PlanContinueMax = d.Verify, d.PlanContinue, d.PlanContinueMax
-	p.MonologueWarn, p.MonologueHalt, p.AlternationHalt = d.MonologueWarn, d.MonologueHalt, d.AlternationHalt
-	if len(d.VerifyPatterns) > 0 {
-		p.VerifyPatterns = d.VerifyPatterns
-	}
-	p.StallThreshold = cfg.Plan.StallThreshold
-	p.Headless = true
-	return p
-}
+// disciplinePolicy is keel's mapping of config onto discipline (headless).
+func disciplinePolicy(cfg *config.Config) discipline.Policy { return policy.Discipline(cfg, true) }
 
 // suite loads the bundled suite, selecting names (none: all).
 func suite(t *testing.T, names ...string) []*eval.Task {

@@ -153,7 +153,7 @@ func (db *DB) loadStatsRounds(ctx context.Context, d *statsData, in string, args
 }
 
 func (db *DB) loadStatsCalls(ctx context.Context, d *statsData, in string, args []any) error {
-	rows, err := db.read.QueryContext(ctx, `SELECT session_id, round_seq, idx, name, arguments, is_error
+	rows, err := db.read.QueryContext(ctx, `SELECT session_id, round_seq, idx, name, arguments, is_error, verified
 		FROM tool_calls WHERE session_id IN `+in+` ORDER BY session_id, round_seq, idx`, args...)
 	if err != nil {
 		return err
@@ -161,7 +161,7 @@ func (db *DB) loadStatsCalls(ctx context.Context, d *statsData, in string, args 
 	defer rows.Close()
 	for rows.Next() {
 		var c ToolCall
-		if err := rows.Scan(&c.SessionID, &c.Round, &c.Index, &c.Name, &c.Arguments, &c.IsError); err != nil {
+		if err := rows.Scan(&c.SessionID, &c.Round, &c.Index, &c.Name, &c.Arguments, &c.IsError, &c.Verified); err != nil {
 			return err
 		}
 		d.calls[c.SessionID] = append(d.calls[c.SessionID], c)

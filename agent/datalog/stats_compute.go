@@ -2,15 +2,8 @@ package datalog
 
 import (
 	"encoding/json"
-	"regexp"
 	"sort"
 )
-
-// verifyRE matches commands that check an edit: tests, builds, linters.
-var verifyRE = regexp.MustCompile(`(^|[\s;&|(])(go\s+(test|build|vet)|make\s+(test|check)|cargo\s+(test|build|check)|npm\s+(run\s+)?test|npx\s+tsc|pytest|ruff|eslint)\b`)
-
-// IsVerifyCommand reports whether a shell command verifies edits.
-func IsVerifyCommand(cmd string) bool { return verifyRE.MatchString(cmd) }
 
 func isEdit(name string) bool { return name == "write_file" || name == "edit_file" }
 
@@ -158,11 +151,12 @@ func repeatedCommands(sid string, task int, calls []ToolCall) []RepeatedCommand 
 }
 
 // unverifiedEdits lists successful edits after which the task ran no
-// verifying command.
+// verifying command: a call the agent marked Verified when it ran (a
+// command on the configured list that succeeded).
 func unverifiedEdits(sid string, task int, calls []ToolCall) []UnverifiedEdit {
 	lastVerify := -1
 	for i, c := range calls {
-		if c.Name == "run_command" && IsVerifyCommand(parseArgs(c.Arguments).Command) {
+		if c.Verified {
 			lastVerify = i
 		}
 	}

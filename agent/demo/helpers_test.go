@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/keel-dev/keel/agent"
-	"github.com/keel-dev/keel/discipline"
+	"github.com/keel-dev/keel/policy"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -35,7 +35,7 @@ func newHarness(t *testing.T, cadence int, mutate func(*agent.Options, *tools.Wo
 		t.Fatal(err)
 	}
 	sink := &agent.LatePlanSink{}
-	pol := discipline.DefaultPolicy()
+	pol := policy.Defaults(true)
 	pol.ReflectionCadence = cadence
 	opts := agent.Options{
 		Provider: &Provider{}, ProviderName: Name, Model: Model, ContextWindow: ContextWindow,

@@ -22,6 +22,7 @@ var importRules = []struct {
 }{
 	{pkg: module + "/discipline", onlyStd: true},
 	{pkg: module + "/termtext", onlyStd: true},
+	{pkg: module + "/policy", forbidden: append([]string{module + "/agent", module + "/ui", module + "/tools", module + "/eval"}, charmPrefixes...)},
 	{pkg: module + "/tools/sandbox", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config", module + "/tools/shell", module + "/discipline", module + "/termtext"}, charmPrefixes...), exact: []string{module + "/tools"}},
 	{pkg: module + "/tools/shell", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config", module + "/tools", module + "/discipline"}, charmPrefixes...)},
 	{pkg: module + "/tools", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config"}, charmPrefixes...)},

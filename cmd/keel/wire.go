@@ -11,6 +11,7 @@ import (
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/discipline"
+	"github.com/keel-dev/keel/policy"
 )
 
 // providerClients builds the active provider's client and its fallbacks.
@@ -81,19 +82,7 @@ func openDatalogFile(cfg *config.Config, secrets []string) (*datalog.DB, error) 
 
 // disciplinePolicy maps the configuration onto discipline's thresholds.
 func disciplinePolicy(cfg *config.Config, headless bool) discipline.Policy {
-	p := discipline.DefaultPolicy()
-	d := cfg.Discipline
-	p.ReflectionCadence = cfg.ReflectionCadence
-	p.Reread, p.RepeatWarn, p.RepeatHalt = d.Reread, d.RepeatWarn, d.RepeatHalt
-	p.ErrorStreak, p.ErrorStreakHalt, p.StallCalls = d.ErrorStreak, d.ErrorStreakHalt, d.StallCalls
-	p.Verify, p.PlanContinue, p.PlanContinueMax = d.Verify, d.PlanContinue, d.PlanContinueMax
-	p.MonologueWarn, p.MonologueHalt, p.AlternationHalt = d.MonologueWarn, d.MonologueHalt, d.AlternationHalt
-	if len(d.VerifyPatterns) > 0 {
-		p.VerifyPatterns = d.VerifyPatterns
-	}
-	p.StallThreshold = cfg.Plan.StallThreshold
-	p.Headless = headless
-	return p
+	return policy.Discipline(cfg, headless)
 }
 
 // resumeTarget is the session to continue (-c or --resume), or "".
