@@ -294,7 +294,7 @@ func toolRows(outs []outcome, taskSeq int) ([]datalog.ToolCall, []datalog.FileCh
 		})
 		for _, c := range o.result.Changes {
 			fc := datalog.FileChange{TaskSeq: taskSeq, ToolCallID: o.call.ID, Path: c.Path,
-				Existed: c.Existed, Before: c.Before, After: c.After, Mode: c.Mode}
+				Existed: c.Existed, Before: c.Before, After: c.After, Mode: c.Mode, ByCommand: c.ByCommand}
 			if len(c.Splices) > 0 { // a large file: the replaced pieces and the hashes, not two copies
 				fc.Splices, _ = json.Marshal(c.Splices)
 				fc.BeforeSHA256, fc.AfterSHA256 = c.BeforeSHA256, c.AfterSHA256

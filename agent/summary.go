@@ -92,6 +92,9 @@ func callSummary(o outcome) discipline.ToolCall {
 		c.Reads = append(c.Reads, discipline.Read{Path: r.Path, Version: r.Version, From: r.From, To: r.To, Total: r.Total})
 	}
 	for _, ch := range o.result.Changes {
+		if ch.ByCommand && !tools.JudgedChange(ch) {
+			continue // a binary a build wrote is output, not an edit
+		}
 		c.Changed = append(c.Changed, ch.Path)
 	}
 	if o.result.ExitCode != nil {

@@ -53,7 +53,14 @@ func (rc *runCommand) run(ctx context.Context, p runCommandParams) (Result, erro
 	if msg != "" {
 		return errResult("%s", msg), nil
 	}
+	before, tracked := rc.ws.snapshot(ctx)
 	res := rc.exec(ctx, p.Command, dir, time.Duration(timeout)*time.Second)
+	if after, ok := rc.ws.snapshot(ctx); tracked && ok {
+		res.Changes = commandChanges(before, after)
+		if n := rc.ws.changesNote(res.Changes); n != "" {
+			res.Output += "\n" + strings.TrimSuffix(n, "\n")
+		}
+	}
 	res.Output = note + res.Output
 	return res, nil
 }

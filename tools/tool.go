@@ -48,6 +48,10 @@ type FileChange struct {
 	// are nil) and the hashes of the whole file before and after (hex).
 	Splices                   []Splice
 	BeforeSHA256, AfterSHA256 string
+	// ByCommand: a change a command made, found by comparing listings of
+	// the workspace (content unknown: undo cannot restore it). Deleted:
+	// the command removed the file.
+	ByCommand, Deleted bool
 }
 
 // ReadSpan is a region of a file a tool returned to the model. Version

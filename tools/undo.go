@@ -21,7 +21,10 @@ var ErrChangedSince = errors.New("changed since keel wrote it")
 // each file's content in reverse order; a file keel created is removed.
 // It first checks every file still holds what keel last wrote and, if any
 // does not, restores nothing and names them.
+// Changes a command made (ByCommand) are left alone: keel never knew
+// their content; Restore's caller says so.
 func Restore(changes []FileChange) error {
+	changes = keelsOwn(changes)
 	if err := checkUnchanged(changes); err != nil {
 		return err
 	}
@@ -116,4 +119,15 @@ func unsplice(c FileChange) error {
 		return errors.New("putting the replaced text back did not give the file as it was; nothing restored")
 	}
 	return r.Rename(tmp, base)
+}
+
+// keelsOwn drops the changes commands made.
+func keelsOwn(changes []FileChange) []FileChange {
+	out := make([]FileChange, 0, len(changes))
+	for _, c := range changes {
+		if !c.ByCommand {
+			out = append(out, c)
+		}
+	}
+	return out
 }

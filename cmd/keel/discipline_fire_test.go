@@ -35,6 +35,7 @@ type mustFire struct {
 //	monologue       the same answer, no tool call               warn 3rd, halt 4th answer
 //	plan_continue   turn ends with steps open                   3 reminders, plan_failed at the 4th
 //	verify          turn ends with an unverified edit           at the turn end (call 2)
+//	verify          the same after a command's edit (sed -i)    at the turn end (call 1)
 //	reflection      cadence 10, three parallel calls a round    12, 21, 30
 func TestDisciplineMustFire(t *testing.T) {
 	for _, c := range mustFireCases() {
@@ -97,6 +98,10 @@ func mustFireCases() []mustFire {
 			llmtest.ToolRound(tc("read_file", "path", "calc.go")), llmtest.ToolRound(edit("a - b")), llmtest.TextRound("fixed"),
 			llmtest.ToolRound(tc("run_command", "command", "go vet ./...")), llmtest.TextRound("fixed and vetted")}},
 			[]string{"verify@2"}, agent.StopCompleted, nil},
+		{"verify: an edit made by a command, then the turn ends", suite{files: goModule(false), rounds: []llmtest.Round{
+			llmtest.ToolRound(tc("run_command", "command", "sed -i 's/a - b/a + b/' calc.go")), llmtest.TextRound("fixed"),
+			llmtest.ToolRound(tc("run_command", "command", "go vet ./...")), llmtest.TextRound("fixed and vetted")}},
+			[]string{"verify@1"}, agent.StopCompleted, nil},
 		{"reflection: cadence 10 with three parallel calls a round", suite{files: goFiles(33), rounds: script("audited", parallel)},
 			[]string{"reflection@12", "reflection@21", "reflection@30"}, agent.StopCompleted, stallFoldedAt30},
 	}

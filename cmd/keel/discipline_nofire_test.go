@@ -172,7 +172,15 @@ func editingSessions() []noFire {
 	alternating := script("ok", one(tc("read_file", "path", "calc.go"), tc("read_file", "path", "calc_test.go"), edit("// rev 0", "// rev 1"), editTest("TestAdd", "TestAdd1"),
 		tc("read_file", "path", "calc.go"), tc("read_file", "path", "calc_test.go"), edit("// rev 1", "// rev 2"), editTest("TestAdd1", "TestAdd2"),
 		tc("read_file", "path", "calc.go"), tc("read_file", "path", "calc_test.go"), test))
+	var sedLoop []llmtest.Call
+	for i := range 4 { // edits made by a command, each followed by the same passing test
+		sedLoop = append(sedLoop, tc("run_command", "command", fmt.Sprintf("sed -i 's|// rev %d|// rev %d|' calc.go", i, i+1)), test)
+	}
+	appends := []llmtest.Call{tc("run_command", "command", "echo more >> data.txt"), tc("run_command", "command", "echo more >> data.txt"),
+		tc("run_command", "command", "echo more >> data.txt"), tc("run_command", "command", "wc -l data.txt")}
 	return []noFire{
+		{"four sed -i edits, each followed by the same passing go test", suite{files: goModule(true), rounds: script("four revisions, tests green", one(sedLoop...))}, nil, 0},
+		{"the same append three times, then a count", suite{files: map[string]string{"data.txt": "start\n"}, rounds: script("4 lines", one(appends...))}, nil, 0},
 		{"the same failing test after each edit, until the fix", suite{files: goModule(false), rounds: fixLoop}, nil, 3},
 		{"four edits, each followed by the same passing go test", suite{files: goModule(true), rounds: passing}, nil, 0},
 		{"read, edit, read the edited file again, three times", suite{files: notes, rounds: rereadEdited}, nil, 0},

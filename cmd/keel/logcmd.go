@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -97,7 +99,7 @@ func undoLastTask(ctx context.Context, db *datalog.DB, root, id string) (string,
 	ids := make([]int64, len(changes))
 	for i, c := range changes {
 		restore[i] = tools.FileChange{Path: c.Path, Existed: c.Existed, Before: c.Before, After: c.After, Mode: c.Mode,
-			BeforeSHA256: c.BeforeSHA256, AfterSHA256: c.AfterSHA256}
+			BeforeSHA256: c.BeforeSHA256, AfterSHA256: c.AfterSHA256, ByCommand: c.ByCommand}
 		if len(c.Splices) > 0 && json.Unmarshal(c.Splices, &restore[i].Splices) != nil {
 			return "", fmt.Errorf("undo refused, nothing restored: the datalog's record of the edit of %s is damaged", c.Path)
 		}
@@ -109,5 +111,31 @@ func undoLastTask(ctx context.Context, db *datalog.DB, root, id string) (string,
 	if err := db.MarkUndone(ctx, ids); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("restored %d file change(s) of the last task", len(changes)), nil
+	return undoMessage(restore, root), nil
+}
+
+// undoMessage says what undo restored and which files, changed by
+// commands, it had to leave as they are.
+func undoMessage(changes []tools.FileChange, root string) string {
+	var own int
+	var left []string
+	seen := map[string]bool{}
+	for _, c := range changes {
+		switch {
+		case !c.ByCommand:
+			own++
+		case !seen[c.Path]:
+			seen[c.Path] = true
+			rel, err := filepath.Rel(root, c.Path)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				rel = c.Path
+			}
+			left = append(left, rel)
+		}
+	}
+	msg := fmt.Sprintf("restored %d file change(s) of the last task", own)
+	if len(left) > 0 {
+		msg += fmt.Sprintf("; left as they are, since commands changed them and keel never kept their content: %s (restore them with git)", strings.Join(left, ", "))
+	}
+	return msg
 }
