@@ -53,16 +53,26 @@ func (rc *runCommand) run(ctx context.Context, p runCommandParams) (Result, erro
 	if msg != "" {
 		return errResult("%s", msg), nil
 	}
-	before, tracked := rc.ws.snapshot(ctx)
-	res := rc.exec(ctx, p.Command, dir, time.Duration(timeout)*time.Second)
-	if after, ok := rc.ws.snapshot(ctx); tracked && ok {
+	res := rc.execTracking(ctx, p.Command, dir, time.Duration(timeout)*time.Second)
+	res.Output = note + res.Output
+	return res, nil
+}
+
+// execTracking runs the command and, unless keel can prove it only
+// reads, reports the files it created, modified or deleted.
+func (rc *runCommand) execTracking(ctx context.Context, command, dir string, timeout time.Duration) Result {
+	if readsOnly(command) {
+		return rc.exec(ctx, command, dir, timeout)
+	}
+	before, ok := rc.ws.snapshot(ctx)
+	res := rc.exec(ctx, command, dir, timeout)
+	if after, ok2 := rc.ws.snapshot(ctx); ok && ok2 {
 		res.Changes = commandChanges(before, after)
 		if n := rc.ws.changesNote(res.Changes); n != "" {
 			res.Output += "\n" + strings.TrimSuffix(n, "\n")
 		}
 	}
-	res.Output = note + res.Output
-	return res, nil
+	return res
 }
 
 func (rc *runCommand) workdir(w string) (string, string) {

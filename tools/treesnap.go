@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/keel-dev/keel/tools/shell"
 )
 
 // Files a command changed. Before and after each run_command keel lists
@@ -109,4 +111,20 @@ func JudgedChange(c FileChange) bool {
 	head := make([]byte, 8192)
 	n, _ := f.Read(head)
 	return !looksBinary(head[:n])
+}
+
+// readsOnly reports a command keel can prove changes no file: it parses,
+// has nothing keel cannot check, every call is a known read-only one and
+// nothing is redirected into a file. Such a command needs no listing.
+func readsOnly(command string) bool {
+	s, err := shell.Analyse(command)
+	if err != nil || len(s.Problems) > 0 || len(s.Writes) > 0 {
+		return false
+	}
+	for _, call := range s.Calls {
+		if e := shell.Classify(call); !e.ReadOnly || len(e.Writes) > 0 || len(e.FlagWrites) > 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -58,3 +58,21 @@ func TestJudgedChange(t *testing.T) {
 		t.Error("source files and deletions are edits; binaries a build wrote are not")
 	}
 }
+
+func TestReadsOnly(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"ls -la":                     true,
+		"cat a.txt | grep x | wc -l": true,
+		"git status && git diff":     true,
+		"echo x > f":                 false,
+		"sed -i s/a/b/ f":            false,
+		"go test ./...":              false,
+		"echo $(rm f)":               false,
+		"python3 script.py":          false,
+		"not a command (":            false,
+	} {
+		if got := readsOnly(cmd); got != want {
+			t.Errorf("readsOnly(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}
