@@ -162,9 +162,11 @@ func DefaultVerifyPatterns() []string {
 }
 
 // DefaultVerifySkipSuffixes are the file suffixes whose edits need no
-// check: prose.
+// build or test: prose, and data and configuration files, which no test
+// command checks (a model that edits one is not asked to run the tests).
 func DefaultVerifySkipSuffixes() []string {
-	return []string{".md", ".markdown", ".txt", ".rst", ".adoc"}
+	return []string{".md", ".markdown", ".txt", ".rst", ".adoc",
+		".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".env", ".csv"}
 }
 
 // Source reports where the value of a dotted key (such as

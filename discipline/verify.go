@@ -17,9 +17,54 @@ func (s *State) observeVerify(c ToolCall, p Policy) {
 		s.unverified = appendCopy(s.unverified, path)
 		s.verifyNotified = false
 	}
-	if c.Command != "" && !failed(c) && IsVerifying(c.Command, p.VerifyPatterns) {
-		s.unverified, s.verifyNotified = nil, false
+	if c.Command == "" || failed(c) {
+		return
 	}
+	if IsVerifying(c.Command, p.VerifyPatterns) {
+		s.unverified, s.verifyNotified = nil, false
+		return
+	}
+	// Running an edited script (bash scripts/x.sh, python3 app.py,
+	// ./run.sh) and seeing it succeed checks that file.
+	s.unverified = slices.DeleteFunc(slices.Clone(s.unverified), func(path string) bool { return runsFile(c.Command, path) })
+}
+
+// interpreters run the file named after their options.
+var interpreters = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "python": true, "python3": true,
+	"node": true, "ruby": true, "perl": true, "php": true, "bun": true, "deno": true, "Rscript": true, "lua": true, "tclsh": true}
+
+// runsFile reports a part of command that executes path: path itself as
+// the program, or as the first operand of an interpreter.
+func runsFile(command, path string) bool {
+	for _, part := range commandParts(command) {
+		words := stripWrappers(strings.Fields(part))
+		if len(words) == 0 {
+			continue
+		}
+		if namesFile(words[0], path) {
+			return true
+		}
+		if interpreters[words[0]] {
+			for _, w := range words[1:] {
+				if w == "run" || strings.HasPrefix(w, "-") {
+					continue // deno run, python -u
+				}
+				if namesFile(w, path) {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
+// namesFile reports whether a command word names the absolute path: the
+// same path, or its tail after a directory boundary (scripts/x.sh,
+// ./x.sh).
+func namesFile(word, path string) bool {
+	word = strings.TrimPrefix(strings.Trim(word, `"'`), "./")
+	return word != "" && (word == path || strings.HasSuffix(path, "/"+word))
 }
 
 func skipVerify(path string, suffixes []string) bool {

@@ -97,3 +97,33 @@ func TestIsVerifying(t *testing.T) {
 		}
 	}
 }
+
+// Running the edited script and seeing it succeed checks it; running
+// another file, or failing, does not.
+func TestRunningAnEditedScriptVerifiesIt(t *testing.T) {
+	cases := []struct {
+		cmd    string
+		failed bool
+		fires  bool
+	}{
+		{"bash scripts/total.sh numbers.txt", false, false},
+		{"./scripts/total.sh numbers.txt", false, false},
+		{"cd x && sh -e scripts/total.sh", false, false},
+		{"bash scripts/other.sh", false, true},
+		{"bash scripts/total.sh numbers.txt", true, true},
+		{"cat scripts/total.sh", false, true},
+		{"echo scripts/total.sh", false, true},
+	}
+	for _, c := range cases {
+		x := newSession(t, quiet())
+		x.round(editCall("/w/scripts/total.sh", "a", "b"))
+		run := ToolCall{Name: "run_command", Command: c.cmd, IsError: c.failed}
+		if c.failed {
+			run.ExitCode = 1
+		}
+		x.round(run)
+		if got := hasKind(x.end(), KindVerify); got != c.fires {
+			t.Errorf("%q (failed %v): verify fired %v, want %v", c.cmd, c.failed, got, c.fires)
+		}
+	}
+}
