@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -113,22 +112,6 @@ func newGrepQuery(ctx context.Context, ws *Workspace, p grepParams) (grepQuery, 
 		return grepQuery{}, fmt.Sprintf("path not found: %s (resolved to %s)", ws.Rel(base), base)
 	}
 	return grepQuery{re: re, base: base, include: p.Include, context: p.Context, params: p}, ""
-}
-
-// includes reports whether the include glob admits the file at abs. A glob
-// without a slash matches the base name anywhere, as in rg and git.
-func (q grepQuery) includes(abs string) bool {
-	if q.include == "" {
-		return true
-	}
-	if !strings.Contains(q.include, "/") {
-		return doublestar.MatchUnvalidated(q.include, filepath.Base(abs))
-	}
-	rel, err := filepath.Rel(q.base, abs)
-	if err != nil {
-		return false
-	}
-	return doublestar.MatchUnvalidated(q.include, filepath.ToSlash(rel))
 }
 
 func formatGrep(ws *Workspace, q grepQuery, files []grepFile, truncated bool) string {

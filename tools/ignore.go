@@ -15,13 +15,14 @@ import (
 // each directory's .gitignore once. Negations in a deeper file cannot
 // re-include what a shallower one ignored (a simplification of git's rules).
 type ignoreCache struct {
-	root string
-	mu   sync.Mutex
-	dirs map[string]*ignore.GitIgnore // nil value: no rules in that directory
+	root     string
+	mu       sync.Mutex
+	dirs     map[string]*ignore.GitIgnore // nil value: no rules in that directory
+	compiled map[string]*gitRules         // by file content, for grep's walk
 }
 
 func newIgnoreCache(root string) *ignoreCache {
-	return &ignoreCache{root: root, dirs: map[string]*ignore.GitIgnore{}}
+	return &ignoreCache{root: root, dirs: map[string]*ignore.GitIgnore{}, compiled: map[string]*gitRules{}}
 }
 
 func (c *ignoreCache) rules(dir string) *ignore.GitIgnore {
