@@ -98,7 +98,8 @@ func (w *Workspace) changesNote(changes []FileChange) string {
 }
 
 // JudgedChange reports a change discipline should judge as an edit: not
-// a binary file a build wrote (a deletion counts).
+// a binary file a build wrote, nor an empty file (touch, a lock or
+// marker file); a deletion counts.
 func JudgedChange(c FileChange) bool {
 	if c.Deleted {
 		return true
@@ -110,7 +111,7 @@ func JudgedChange(c FileChange) bool {
 	defer f.Close()
 	head := make([]byte, 8192)
 	n, _ := f.Read(head)
-	return !looksBinary(head[:n])
+	return n > 0 && !looksBinary(head[:n])
 }
 
 // readsOnly reports a command keel can prove changes no file: it parses,

@@ -52,8 +52,9 @@ func TestRunCommandReportsChangedFiles(t *testing.T) {
 }
 
 func TestJudgedChange(t *testing.T) {
-	ws := newTestWS(t, map[string]string{"src.go": "package a\n", "bin": "\x7fELF\x00\x00binary"})
+	ws := newTestWS(t, map[string]string{"src.go": "package a\n", "bin": "\x7fELF\x00\x00binary", "empty": ""})
 	if !JudgedChange(FileChange{Path: filepath.Join(ws.Root(), "src.go")}) || JudgedChange(FileChange{Path: filepath.Join(ws.Root(), "bin")}) ||
+		JudgedChange(FileChange{Path: filepath.Join(ws.Root(), "empty")}) ||
 		!JudgedChange(FileChange{Path: filepath.Join(ws.Root(), "gone"), Deleted: true}) {
 		t.Error("source files and deletions are edits; binaries a build wrote are not")
 	}
