@@ -92,6 +92,7 @@ func (c *ignoreCache) compile(content string) *gitRules {
 	}
 	return g
 }
+
 // ignoreLevel is one .gitignore file's rules in grep's walk, linked to the
 // levels above it. dir is its directory relative to the search's base; up,
 // for a file above the base, is the path from its directory to the base.
@@ -149,4 +150,3 @@ func (c *ignoreCache) levelsAbove(base string) *ignoreLevel {
 	}
 	return lvl
 }
-

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	ignore "github.com/sabhiram/go-gitignore"
 )
 
 // ignoreCache answers "is this path ignored by git?" for one tree, loading
@@ -17,32 +15,33 @@ import (
 type ignoreCache struct {
 	root     string
 	mu       sync.Mutex
-	dirs     map[string]*ignore.GitIgnore // nil value: no rules in that directory
-	compiled map[string]*gitRules         // by file content, for grep's walk
+	dirs     map[string]*gitRules // nil value: no rules in that directory
+	compiled map[string]*gitRules // by file content, for grep's walk
 }
 
 func newIgnoreCache(root string) *ignoreCache {
-	return &ignoreCache{root: root, dirs: map[string]*ignore.GitIgnore{}, compiled: map[string]*gitRules{}}
+	return &ignoreCache{root: root, dirs: map[string]*gitRules{}, compiled: map[string]*gitRules{}}
 }
 
-func (c *ignoreCache) rules(dir string) *ignore.GitIgnore {
+func (c *ignoreCache) rules(dir string) *gitRules {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if g, ok := c.dirs[dir]; ok {
 		return g
 	}
-	var lines []string
-	if b, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
-		lines = strings.Split(string(b), "\n")
+	var content string
+	b, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if err == nil {
+		content = string(b)
 	}
 	if dir == c.root {
 		if b, err := os.ReadFile(filepath.Join(dir, ".git", "info", "exclude")); err == nil {
-			lines = append(lines, strings.Split(string(b), "\n")...)
+			content += "\n" + string(b)
 		}
 	}
-	var g *ignore.GitIgnore
-	if len(lines) > 0 {
-		g = ignore.CompileIgnoreLines(lines...)
+	var g *gitRules
+	if content != "" || err == nil {
+		g = newGitRules(content)
 	}
 	c.dirs[dir] = g
 	return g
@@ -60,7 +59,7 @@ func (c *ignoreCache) ignored(abs string, isDir bool) bool {
 			if isDir {
 				rel += "/"
 			}
-			if g.MatchesPath(rel) {
+			if g.matches(rel) {
 				return true
 			}
 		}
