@@ -32,7 +32,7 @@ func (t *task) permit(ctx context.Context, o *outcome) bool {
 		return false
 	}
 	reply, err := s.opts.Gate.Ask(ctx, PermissionRequest{
-		CallID: o.call.ID, Tool: o.call.Name, Args: o.call.Arguments, Summary: keyArgument(o.call.Arguments),
+		CallID: o.call.ID, Tool: o.call.Name, Args: o.call.Arguments, Summary: KeyArgument(o.call.Arguments),
 		Reason: d.Reason, Grant: d.Grant.Description, Destructive: d.Destructive,
 	})
 	if err != nil || !reply.Allow {
@@ -77,9 +77,9 @@ func decidedBy(readOnly, yolo bool) string {
 	return "rule"
 }
 
-// keyArgument is the argument a person needs to judge a call: the
+// KeyArgument is the argument a person needs to judge a call: the
 // command, else the path.
-func keyArgument(args string) string {
+func KeyArgument(args string) string {
 	var a struct {
 		Command string `json:"command"`
 		Path    string `json:"path"`

@@ -1,9 +1,7 @@
 package datalog
 
 import (
-	"bytes"
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/keel-dev/keel/agent/llm"
@@ -37,14 +35,8 @@ func TestIntentsOfUnfinishedCalls(t *testing.T) {
 		}
 	}
 	d, err := db.LoadSession(ctx, sid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	printSession(&out, d)
-	if !strings.Contains(out.String(), "round 2  not finished") || !strings.Contains(out.String(), "make c3") ||
-		!strings.Contains(out.String(), "outcome unknown") {
-		t.Errorf("keel log show does not list the unfinished calls:\n%s", out.String())
+	if err != nil || len(d.Unfinished) != 2 || d.Unfinished[1].Arguments != `{"command":"make c3"}` {
+		t.Fatalf("LoadSession's unfinished calls: %+v %v", d.Unfinished, err)
 	}
 	mustWrite(t, db, round(sid, 2, 1, tc("c2", "run_command", map[string]string{"command": "make c2"}, false)))
 	if left, _ := db.Intents(ctx, sid); len(left) != 0 {

@@ -160,3 +160,17 @@ func (db *DB) LatestSession(ctx context.Context, projectRoot string) (Session, e
 	}
 	return list[0], nil
 }
+
+// Now is the datalog's clock (Options.Now).
+func (db *DB) Now() time.Time { return db.opts.Now() }
+
+// CountBefore is the number of sessions started before cutoff (what
+// Prune would delete).
+func (db *DB) CountBefore(ctx context.Context, cutoff time.Time) (int, error) {
+	var n int
+	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM sessions WHERE started_at < ?`, nanos(cutoff)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count old sessions: %w", err)
+	}
+	return n, nil
+}

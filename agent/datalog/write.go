@@ -16,6 +16,14 @@ func NewID(now time.Time) string {
 	return fmt.Sprintf("%08x%s", uint32(now.Unix()), hex.EncodeToString(b[:]))
 }
 
+// ShortID is the id prefix keel log shows; ResolveID accepts it.
+func ShortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
 func nanos(t time.Time) int64 {
 	if t.IsZero() {
 		return 0

@@ -14,6 +14,9 @@ var charmPrefixes = []string{"charm.land/", "github.com/charmbracelet/"}
 // importRules lists, per package pattern, the import prefixes it must never
 // reach (directly or transitively). It is the table form of the rules in
 // docs/ARCHITECTURE.md.
+// cobra is the CLI library: only cmd/keel and its subpackages use it.
+const cobraPkg = "github.com/spf13/cobra"
+
 var importRules = []struct {
 	pkg       string
 	forbidden []string // these packages and everything below them
@@ -30,7 +33,11 @@ var importRules = []struct {
 	{pkg: module + "/agent", forbidden: append([]string{module + "/ui"}, charmPrefixes...)},
 	{pkg: module + "/agent/llm", forbidden: append([]string{module + "/ui"}, charmPrefixes...)},
 	{pkg: module + "/eval", forbidden: append([]string{module + "/ui"}, charmPrefixes...)},
-	{pkg: module + "/agent/datalog", forbidden: append([]string{module + "/ui", module + "/tools", module + "/discipline"}, charmPrefixes...), exact: []string{module + "/agent"}},
+	{pkg: module + "/agent/datalog", forbidden: append([]string{module + "/ui", module + "/tools", module + "/discipline", module + "/termtext", module + "/cmd", cobraPkg}, charmPrefixes...), exact: []string{module + "/agent"}},
+	{pkg: module + "/agent/demo", forbidden: append([]string{module + "/ui", module + "/cmd", module + "/eval", cobraPkg}, charmPrefixes...)},
+	{pkg: module + "/ui", forbidden: []string{module + "/cmd", module + "/eval", module + "/policy", cobraPkg}},
+	{pkg: module + "/cmd/keel/headless", forbidden: append([]string{module + "/ui", module + "/agent/llmtest", cobraPkg}, charmPrefixes...)},
+	{pkg: module + "/cmd/keel/keellog", forbidden: append([]string{module + "/ui", module + "/agent/llmtest"}, charmPrefixes...)},
 }
 
 func TestImportRules(t *testing.T) {

@@ -10,13 +10,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/cmd/keel/headless"
 	"github.com/keel-dev/keel/config"
 )
 
 // runMain is `keel` itself: headless with -p, else the TUI.
 func (a *app) runMain(cmd *cobra.Command, _ []string) error {
 	switch a.flags.outputFormat {
-	case agent.FormatText, agent.FormatJSON, agent.FormatStreamJSON:
+	case headless.FormatText, headless.FormatJSON, headless.FormatStreamJSON:
 	default:
 		return usageError(fmt.Errorf("--output-format must be text, json or stream-json, not %q", a.flags.outputFormat))
 	}
@@ -54,7 +55,7 @@ func (a *app) runHeadless(cmd *cobra.Command, cfg *config.Config, build sessionB
 	for _, n := range b.notices {
 		fmt.Fprintf(a.stderr, "keel: %s\n", n)
 	}
-	h := agent.Headless{Format: a.flags.outputFormat, Stdout: a.stdout, Stderr: a.stderr}
+	h := headless.Headless{Format: a.flags.outputFormat, Stdout: a.stdout, Stderr: a.stderr}
 	st, err := h.Run(ctx, b.session, prompt)
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/cmd/keel/keellog"
 	"github.com/keel-dev/keel/termtext"
 	"github.com/keel-dev/keel/tools"
 )
@@ -19,7 +20,7 @@ import (
 // logCommand is `keel log`: the datalog's read side.
 func (a *app) logCommand() *cobra.Command {
 	open := func(readOnly bool) (*datalog.DB, error) { return a.openDatalogAt(a.current, readOnly) }
-	return datalog.NewLogCommand(open, a.stdin)
+	return keellog.NewLogCommand(open, a.stdin)
 }
 
 // openDatalogAt opens the configured datalog for a command that needs it.

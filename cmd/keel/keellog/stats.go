@@ -1,7 +1,8 @@
-package datalog
+package keellog
 
 import (
 	"fmt"
+	"github.com/keel-dev/keel/agent/datalog"
 	"io"
 	"text/tabwriter"
 
@@ -10,7 +11,7 @@ import (
 	"github.com/keel-dev/keel/termtext"
 )
 
-func newStatsCommand(open func(bool) (*DB, error)) *cobra.Command {
+func newStatsCommand(open func(bool) (*datalog.DB, error)) *cobra.Command {
 	var project string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -18,8 +19,8 @@ func newStatsCommand(open func(bool) (*DB, error)) *cobra.Command {
 		Short: "Figures for tuning the agent, over one session or a project",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withDB(open, true, func(db *DB) error {
-				var scope StatsScope
+			return withDB(open, true, func(db *datalog.DB) error {
+				var scope datalog.StatsScope
 				var err error
 				if len(args) == 1 {
 					scope.SessionID, err = db.ResolveID(cmd.Context(), args[0])
@@ -48,7 +49,7 @@ func newStatsCommand(open func(bool) (*DB, error)) *cobra.Command {
 
 // printStats prints the figures; paths and commands are the model's, so
 // the output is sanitised (termtext).
-func printStats(w io.Writer, st *Stats) {
+func printStats(w io.Writer, st *datalog.Stats) {
 	w = termtext.NewWriter(w)
 	fmt.Fprintf(w, "%d session(s), %d task(s)\n\n", st.Sessions, len(st.Tasks))
 	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
@@ -58,18 +59,18 @@ func printStats(w io.Writer, st *Stats) {
 		if t.Edits > 0 {
 			first = dur(t.FirstEdit)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%s\n", ShortID(t.SessionID), t.Task, t.Rounds, t.ToolCalls,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%s\n", datalog.ShortID(t.SessionID), t.Task, t.Rounds, t.ToolCalls,
 			t.Edits, first, t.TokensIn, t.TokensOut, money(t.Cost))
 	}
 	tw.Flush()
 	section(w, "re-reads of the same region", len(st.ReReads), func(tw io.Writer) {
 		for _, r := range st.ReReads {
-			fmt.Fprintf(tw, "%s\ttask %d\t%s offset %d limit %d\t%d reads\n", ShortID(r.SessionID), r.Task, termtext.Sanitize(r.Path), r.Offset, r.Limit, r.Reads)
+			fmt.Fprintf(tw, "%s\ttask %d\t%s offset %d limit %d\t%d reads\n", datalog.ShortID(r.SessionID), r.Task, termtext.Sanitize(r.Path), r.Offset, r.Limit, r.Reads)
 		}
 	})
 	section(w, "repeated identical commands", len(st.RepeatedCommands), func(tw io.Writer) {
 		for _, r := range st.RepeatedCommands {
-			fmt.Fprintf(tw, "%s\ttask %d\t%s\t%d runs\n", ShortID(r.SessionID), r.Task, abridge(r.Command, 60), r.Runs)
+			fmt.Fprintf(tw, "%s\ttask %d\t%s\t%d runs\n", datalog.ShortID(r.SessionID), r.Task, abridge(r.Command, 60), r.Runs)
 		}
 	})
 	section(w, "failed tool calls", len(st.FailedByTool), func(tw io.Writer) {
@@ -79,7 +80,7 @@ func printStats(w io.Writer, st *Stats) {
 	})
 	section(w, "edits never followed by a verifying command", len(st.UnverifiedEdits), func(tw io.Writer) {
 		for _, e := range st.UnverifiedEdits {
-			fmt.Fprintf(tw, "%s\ttask %d\tround %d\t%s %s\n", ShortID(e.SessionID), e.Task, e.Round, e.Tool, termtext.Sanitize(e.Path))
+			fmt.Fprintf(tw, "%s\ttask %d\tround %d\t%s %s\n", datalog.ShortID(e.SessionID), e.Task, e.Round, e.Tool, termtext.Sanitize(e.Path))
 		}
 	})
 	section(w, "interventions (edit within the next 3 rounds)", len(st.Interventions), func(tw io.Writer) {

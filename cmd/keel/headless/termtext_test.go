@@ -1,10 +1,11 @@
-package agent
+package headless
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/keel-dev/keel/agent"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -25,7 +26,7 @@ func hostileRun(t *testing.T, format string) (stdout, stderr string) {
 	s, _ := newSession(t, llmtest.Rounds(
 		llmtest.ToolRound(call("c1", "echo", `{"command":"ls \u001b]52;c;QUJD\u0007\u001b[2J"}`)),
 		llmtest.Round{Text: hostileAnswer, TextChunk: 5}, // sequences split across deltas
-	), func(o *Options) {
+	), func(o *agent.Options) {
 		o.Tools = []tools.Tool{&fakeTool{name: "echo", class: tools.ReadOnly, run: func(context.Context, json.RawMessage) (tools.Result, error) {
 			return tools.Result{Output: "out \x1b]0;t\x07", IsError: true}, nil
 		}}}
@@ -33,7 +34,7 @@ func hostileRun(t *testing.T, format string) (stdout, stderr string) {
 	var out, errOut bytes.Buffer
 	h := Headless{Format: format, Stdout: &out, Stderr: &errOut}
 	st, err := h.Run(context.Background(), s, "go")
-	if err != nil || st.Reason != StopCompleted {
+	if err != nil || st.Reason != agent.StopCompleted {
 		t.Fatalf("run: %v, %s", err, st.Reason)
 	}
 	return out.String(), errOut.String()

@@ -1,9 +1,10 @@
-package agent
+package headless
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/keel-dev/keel/agent"
 	"io"
 	"strings"
 	"time"
@@ -31,9 +32,9 @@ type Headless struct {
 // Nothing the model or a tool wrote reaches the terminal as a control
 // sequence: text output passes through termtext.Sanitize, and JSON output
 // escapes the C1 controls encoding/json leaves raw (termtext.NewJSONWriter).
-func (h Headless) Run(ctx context.Context, s *Session, prompt string) (TaskStopped, error) {
+func (h Headless) Run(ctx context.Context, s *agent.Session, prompt string) (agent.TaskStopped, error) {
 	if err := s.Submit(ctx, prompt); err != nil {
-		return TaskStopped{}, err
+		return agent.TaskStopped{}, err
 	}
 	enc := json.NewEncoder(termtext.NewJSONWriter(h.Stdout))
 	for ev := range s.Events() {
@@ -45,18 +46,18 @@ func (h Headless) Run(ctx context.Context, s *Session, prompt string) (TaskStopp
 		case FormatText:
 			h.progress(ev)
 		case FormatJSON:
-			if n, ok := ev.(Notice); ok {
+			if n, ok := ev.(agent.Notice); ok {
 				fmt.Fprintln(h.Stderr, "keel: "+termtext.Sanitize(n.Text)) // stdout holds only the result
 			}
 		}
-		if stopped, ok := ev.(TaskStopped); ok {
+		if stopped, ok := ev.(agent.TaskStopped); ok {
 			return stopped, h.finish(enc, s, stopped)
 		}
 	}
-	return TaskStopped{}, fmt.Errorf("the agent's event stream closed before the task ended")
+	return agent.TaskStopped{}, fmt.Errorf("the agent's event stream closed before the task ended")
 }
 
-func (h Headless) finish(enc *json.Encoder, s *Session, st TaskStopped) error {
+func (h Headless) finish(enc *json.Encoder, s *agent.Session, st agent.TaskStopped) error {
 	switch h.Format {
 	case FormatJSON, FormatStreamJSON:
 		res := NewResult(s.ID(), st)
@@ -75,23 +76,23 @@ func (h Headless) finish(enc *json.Encoder, s *Session, st TaskStopped) error {
 
 // progress writes one line per notable event to stderr (text format),
 // sanitised: call subjects, reasons and messages carry the model's text.
-func (h Headless) progress(ev Event) {
+func (h Headless) progress(ev agent.Event) {
 	var line string
 	switch e := ev.(type) {
-	case ToolFinished:
+	case agent.ToolFinished:
 		subject := abbreviate(termtext.Sanitize(callSubject(e.Args)), 80)
 		line = fmt.Sprintf("%s %s %s (%s)", toolMark(e), e.Name, subject, shortDuration(e.Duration))
 		if e.Denied {
 			line += ": " + e.DenyReason
 		}
-	case InterventionFired:
+	case agent.InterventionFired:
 		line = fmt.Sprintf("◆ %s: %s", e.Intervention.Kind, e.Intervention.Why)
-	case Retrying:
-		line = "↻ " + retryDetail(e)
-	case Notice:
+	case agent.Retrying:
+		line = "↻ " + e.Err
+	case agent.Notice:
 		line = "! " + e.Text
-	case TaskStopped:
-		if e.Reason != StopCompleted {
+	case agent.TaskStopped:
+		if e.Reason != agent.StopCompleted {
 			line = fmt.Sprintf("■ %s: %s", e.Reason, e.Message)
 		}
 	}
@@ -100,7 +101,7 @@ func (h Headless) progress(ev Event) {
 	}
 }
 
-func toolMark(e ToolFinished) string {
+func toolMark(e agent.ToolFinished) string {
 	switch {
 	case e.Denied:
 		return "⊘"
@@ -124,7 +125,7 @@ func abbreviate(s string, n int) string {
 // callSubject is what a progress line names for a call: its command,
 // path or pattern, else the raw arguments.
 func callSubject(args string) string {
-	if k := keyArgument(args); k != "" {
+	if k := agent.KeyArgument(args); k != "" {
 		return k
 	}
 	return args

@@ -1,7 +1,8 @@
-package datalog
+package keellog
 
 import (
 	"fmt"
+	"github.com/keel-dev/keel/agent/datalog"
 	"io"
 	"strings"
 	"time"
@@ -11,7 +12,7 @@ import (
 	"github.com/keel-dev/keel/termtext"
 )
 
-func newShowCommand(open func(bool) (*DB, error)) *cobra.Command {
+func newShowCommand(open func(bool) (*datalog.DB, error)) *cobra.Command {
 	var asJSON bool
 	var roundN int
 	cmd := &cobra.Command{
@@ -19,7 +20,7 @@ func newShowCommand(open func(bool) (*DB, error)) *cobra.Command {
 		Short: "Show a session round by round (ID: a unique prefix is enough)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withDB(open, true, func(db *DB) error {
+			return withDB(open, true, func(db *datalog.DB) error {
 				d, err := loadByPrefix(cmd, db, args[0], roundN)
 				if err != nil {
 					return err
@@ -43,7 +44,7 @@ func newShowCommand(open func(bool) (*DB, error)) *cobra.Command {
 }
 
 // loadByPrefix resolves an id prefix and loads the session, or one round.
-func loadByPrefix(cmd *cobra.Command, db *DB, prefix string, roundN int) (*SessionDetail, error) {
+func loadByPrefix(cmd *cobra.Command, db *datalog.DB, prefix string, roundN int) (*datalog.SessionDetail, error) {
 	id, err := db.ResolveID(cmd.Context(), prefix)
 	if err != nil {
 		return nil, err
@@ -53,7 +54,7 @@ func loadByPrefix(cmd *cobra.Command, db *DB, prefix string, roundN int) (*Sessi
 	}
 	d, err := db.LoadRounds(cmd.Context(), id, roundN, roundN)
 	if err == nil && len(d.Rounds) == 0 {
-		err = fmt.Errorf("session %s has no round %d; it has %d", ShortID(id), roundN, d.Session.Totals.Rounds)
+		err = fmt.Errorf("session %s has no round %d; it has %d", datalog.ShortID(id), roundN, d.Session.Totals.Rounds)
 	}
 	return d, err
 }
@@ -61,7 +62,7 @@ func loadByPrefix(cmd *cobra.Command, db *DB, prefix string, roundN int) (*Sessi
 // printSession prints a session round by round. Everything goes through
 // termtext: messages, arguments and results are the model's and the
 // tools' text, which must not reach the terminal as control sequences.
-func printSession(w io.Writer, d *SessionDetail) {
+func printSession(w io.Writer, d *datalog.SessionDetail) {
 	w = termtext.NewWriter(w)
 	s := d.Session
 	fmt.Fprintf(w, "session %s  %s  %s/%s  started %s  stop %s\n", s.ID, s.ProjectRoot, s.Provider, s.Model,
@@ -80,7 +81,7 @@ func printSession(w io.Writer, d *SessionDetail) {
 
 // printUnfinished lists calls that started and never finished: keel was
 // killed while they ran, so what they did is unknown.
-func printUnfinished(w io.Writer, calls []Intent) {
+func printUnfinished(w io.Writer, calls []datalog.Intent) {
 	for i, in := range calls {
 		if i == 0 || in.Round != calls[i-1].Round {
 			fmt.Fprintf(w, "\nround %d  not finished: keel was stopped while it ran\n", in.Round)
@@ -93,7 +94,7 @@ func printUnfinished(w io.Writer, calls []Intent) {
 // printRound prints one round; text longer than width is abridged
 // (width 0: in full). w must sanitise (termtext.NewWriter): printSession
 // and printRoundFull pass it one.
-func printRound(w io.Writer, rd *RoundDetail, width int) {
+func printRound(w io.Writer, rd *datalog.RoundDetail, width int) {
 	r := rd.Round
 	fmt.Fprintf(w, "round %d  task %d  %s (first token %s)  in %d out %d cached %d  %s  finish %s",
 		r.Seq, r.TaskSeq, dur(r.Duration), dur(r.FirstToken), r.TokensIn, r.TokensOut, r.TokensCached, money(r.Cost), r.FinishReason)
@@ -145,7 +146,7 @@ func printRound(w io.Writer, rd *RoundDetail, width int) {
 
 // printRoundFull prints one round with every message in full, sanitised
 // like printSession.
-func printRoundFull(w io.Writer, rd *RoundDetail) {
+func printRoundFull(w io.Writer, rd *datalog.RoundDetail) {
 	w = termtext.NewWriter(w)
 	printRound(w, rd, 0)
 	fmt.Fprintln(w, "\nmessages added:")

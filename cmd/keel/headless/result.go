@@ -1,11 +1,13 @@
-package agent
+package headless
+
+import "github.com/keel-dev/keel/agent"
 
 // Result is the headless JSON result object.
 type Result struct {
 	Type              string               `json:"type,omitempty"`
 	SessionID         string               `json:"session_id"`
 	Result            string               `json:"result"`
-	StopReason        StopReason           `json:"stop_reason"`
+	StopReason        agent.StopReason     `json:"stop_reason"`
 	Message           string               `json:"message,omitempty"`
 	Turns             int                  `json:"turns"`
 	ToolCalls         int                  `json:"tool_calls"`
@@ -13,8 +15,8 @@ type Result struct {
 	CostUSD           *float64             `json:"cost_usd"`
 	DurationMS        int64                `json:"duration_ms"`
 	Interventions     []ResultIntervention `json:"interventions"`
-	PermissionDenials []Denial             `json:"permission_denials"`
-	Plan              *Plan                `json:"plan"`
+	PermissionDenials []agent.Denial       `json:"permission_denials"`
+	Plan              *agent.Plan          `json:"plan"`
 }
 
 // ResultUsage is the token usage of a task.
@@ -34,7 +36,7 @@ type ResultIntervention struct {
 }
 
 // NewResult builds the result object of a stopped task.
-func NewResult(sessionID string, st TaskStopped) Result {
+func NewResult(sessionID string, st agent.TaskStopped) Result {
 	sum := st.Summary
 	r := Result{
 		SessionID: sessionID, Result: st.Result, StopReason: st.Reason, Message: st.Message,
@@ -42,7 +44,7 @@ func NewResult(sessionID string, st TaskStopped) Result {
 		Usage:             ResultUsage{InputTokens: sum.Usage.PromptTokens, OutputTokens: sum.Usage.CompletionTokens, CachedTokens: sum.Usage.CachedTokens},
 		DurationMS:        sum.Duration.Milliseconds(),
 		Interventions:     []ResultIntervention{},
-		PermissionDenials: []Denial{},
+		PermissionDenials: []agent.Denial{},
 		Plan:              sum.Plan,
 	}
 	for _, in := range sum.Interventions {

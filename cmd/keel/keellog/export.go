@@ -1,8 +1,9 @@
-package datalog
+package keellog
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/keel-dev/keel/agent/datalog"
 	"io"
 	"strings"
 
@@ -11,7 +12,7 @@ import (
 	"github.com/keel-dev/keel/termtext"
 )
 
-func newExportCommand(open func(bool) (*DB, error)) *cobra.Command {
+func newExportCommand(open func(bool) (*datalog.DB, error)) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "export ID",
@@ -21,7 +22,7 @@ func newExportCommand(open func(bool) (*DB, error)) *cobra.Command {
 			if format != "jsonl" && format != "markdown" {
 				return fmt.Errorf("format %q is not known; use --format jsonl or --format markdown", format)
 			}
-			return withDB(open, true, func(db *DB) error {
+			return withDB(open, true, func(db *datalog.DB) error {
 				d, err := loadByPrefix(cmd, db, args[0], 0)
 				if err != nil {
 					return err
@@ -40,7 +41,7 @@ func newExportCommand(open func(bool) (*DB, error)) *cobra.Command {
 
 // exportJSONL writes the session, then one line per round, with the C1
 // controls escaped (termtext.NewJSONWriter).
-func exportJSONL(w io.Writer, d *SessionDetail) error {
+func exportJSONL(w io.Writer, d *datalog.SessionDetail) error {
 	enc := json.NewEncoder(termtext.NewJSONWriter(w))
 	if err := enc.Encode(map[string]any{"type": "session", "session": d.Session}); err != nil {
 		return err
@@ -57,7 +58,7 @@ func exportJSONL(w io.Writer, d *SessionDetail) error {
 // tool calls, results and interventions where they happened. It is
 // sanitised (termtext) like keel log show: the file is for reading, and
 // may well be printed with cat; export jsonl keeps every byte.
-func exportMarkdown(w io.Writer, d *SessionDetail) {
+func exportMarkdown(w io.Writer, d *datalog.SessionDetail) {
 	w = termtext.NewWriter(w)
 	s := d.Session
 	fmt.Fprintf(w, "# keel session %s\n\n", s.ID)
@@ -74,7 +75,7 @@ func exportMarkdown(w io.Writer, d *SessionDetail) {
 	}
 }
 
-func markdownMessage(w io.Writer, m Message) {
+func markdownMessage(w io.Writer, m datalog.Message) {
 	msg := m.Msg
 	switch msg.Role {
 	case "system":

@@ -1,8 +1,9 @@
-package datalog
+package keellog
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/keel-dev/keel/agent/datalog"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -50,18 +51,18 @@ func setStrings(v reflect.Value, text string) {
 }
 
 // hostileFixture stores one session whose every text is hostile.
-func hostileFixture(t *testing.T) (open func(bool) (*DB, error), sid string) {
+func hostileFixture(t *testing.T) (open func(bool) (*datalog.DB, error), sid string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "keel.db")
-	db, err := Open(path, Options{})
+	db, err := datalog.Open(path, datalog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s Session
+	var s datalog.Session
 	setStrings(reflect.ValueOf(&s).Elem(), hostile)
 	s.Config = nil
 	sid = startTest(t, db, s)
-	var rec RoundRecord
+	var rec datalog.RoundRecord
 	setStrings(reflect.ValueOf(&rec).Elem(), hostile)
 	rec.Round.SessionID, rec.Round.Seq, rec.Round.TaskSeq = sid, 1, 1
 	rec.Request, rec.Response = nil, nil
@@ -75,13 +76,13 @@ func hostileFixture(t *testing.T) (open func(bool) (*DB, error), sid string) {
 		rec.ToolCalls[i].IsError = true // printed with its result
 	}
 	mustWrite(t, db, rec)
-	if err := db.EndSession(context.Background(), sid, hostile, Totals{}); err != nil {
+	if err := db.EndSession(context.Background(), sid, hostile, datalog.Totals{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return func(ro bool) (*DB, error) { return Open(path, Options{ReadOnly: ro}) }, sid
+	return func(ro bool) (*datalog.DB, error) { return datalog.Open(path, datalog.Options{ReadOnly: ro}) }, sid
 }
 
 // controlIn reports the first control character in out that may act on a
@@ -153,7 +154,7 @@ func TestLogJSONOutputEscapesC1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d SessionDetail
+	var d datalog.SessionDetail
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
 		t.Fatal(err)
 	}

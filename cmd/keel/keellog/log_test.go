@@ -1,10 +1,11 @@
-package datalog
+package keellog
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/keel-dev/keel/agent/datalog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,27 +16,27 @@ import (
 
 // cmdFixture writes two sessions to a file and returns an opener for
 // the commands, whose clock is fixed 2 days after t0.
-func cmdFixture(t *testing.T) (open func(bool) (*DB, error), sid string) {
+func cmdFixture(t *testing.T) (open func(bool) (*datalog.DB, error), sid string) {
 	path := filepath.Join(t.TempDir(), "keel.db")
 	now := func() time.Time { return t0.Add(48 * time.Hour) }
-	db, err := Open(path, Options{Now: now})
+	db, err := datalog.Open(path, datalog.Options{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sid = writeStatsSession(t, db, "/p")
-	startTest(t, db, Session{ProjectRoot: "/old", Started: t0.Add(-40 * 24 * time.Hour), FirstPrompt: "old"})
+	startTest(t, db, datalog.Session{ProjectRoot: "/old", Started: t0.Add(-40 * 24 * time.Hour), FirstPrompt: "old"})
 	rec := round(sid, 9, 3)
 	rec.Messages = append([]llm.Message{{Role: llm.RoleUser, Content: "please ```fix``` it"}}, rec.Messages...)
-	rec.Interventions = []Intervention{{Kind: "verify", Message: "you edited b.go"}}
+	rec.Interventions = []datalog.Intervention{{Kind: "verify", Message: "you edited b.go"}}
 	mustWrite(t, db, rec)
-	db.EndSession(context.Background(), sid, "completed", Totals{})
+	db.EndSession(context.Background(), sid, "completed", datalog.Totals{})
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return func(ro bool) (*DB, error) { return Open(path, Options{ReadOnly: ro, Now: now}) }, sid
+	return func(ro bool) (*datalog.DB, error) { return datalog.Open(path, datalog.Options{ReadOnly: ro, Now: now}) }, sid
 }
 
-func runLog(t *testing.T, open func(bool) (*DB, error), stdin string, args ...string) (string, error) {
+func runLog(t *testing.T, open func(bool) (*datalog.DB, error), stdin string, args ...string) (string, error) {
 	t.Helper()
 	cmd := NewLogCommand(open, strings.NewReader(stdin))
 	var out bytes.Buffer
@@ -53,17 +54,17 @@ func TestLogCommandsJSON(t *testing.T) {
 		into  any
 		check func(any) bool
 	}{
-		{[]string{"--json"}, &[]Session{}, func(v any) bool { return len(*v.(*[]Session)) == 2 }},
-		{[]string{"--json", "--since", "7d"}, &[]Session{}, func(v any) bool { l := *v.(*[]Session); return len(l) == 1 && l[0].ID == sid }},
-		{[]string{"--json", "--project", "/old"}, &[]Session{}, func(v any) bool { return len(*v.(*[]Session)) == 1 }},
-		{[]string{"--json", "--limit", "1", "--offset", "1"}, &[]Session{}, func(v any) bool { l := *v.(*[]Session); return len(l) == 1 && l[0].ProjectRoot == "/old" }},
-		{[]string{"show", sid[:10], "--json"}, &SessionDetail{}, func(v any) bool { return len(v.(*SessionDetail).Rounds) == 9 }},
-		{[]string{"show", sid, "--json", "--round", "4"}, &SessionDetail{}, func(v any) bool {
-			d := v.(*SessionDetail)
+		{[]string{"--json"}, &[]datalog.Session{}, func(v any) bool { return len(*v.(*[]datalog.Session)) == 2 }},
+		{[]string{"--json", "--since", "7d"}, &[]datalog.Session{}, func(v any) bool { l := *v.(*[]datalog.Session); return len(l) == 1 && l[0].ID == sid }},
+		{[]string{"--json", "--project", "/old"}, &[]datalog.Session{}, func(v any) bool { return len(*v.(*[]datalog.Session)) == 1 }},
+		{[]string{"--json", "--limit", "1", "--offset", "1"}, &[]datalog.Session{}, func(v any) bool { l := *v.(*[]datalog.Session); return len(l) == 1 && l[0].ProjectRoot == "/old" }},
+		{[]string{"show", sid[:10], "--json"}, &datalog.SessionDetail{}, func(v any) bool { return len(v.(*datalog.SessionDetail).Rounds) == 9 }},
+		{[]string{"show", sid, "--json", "--round", "4"}, &datalog.SessionDetail{}, func(v any) bool {
+			d := v.(*datalog.SessionDetail)
 			return len(d.Rounds) == 1 && d.Rounds[0].ToolCalls[0].Name == "edit_file"
 		}},
-		{[]string{"stats", sid[:12], "--json"}, &Stats{}, func(v any) bool { return len(v.(*Stats).Tasks) == 3 }},
-		{[]string{"stats", "--json", "--project", "/p"}, &Stats{}, func(v any) bool { return v.(*Stats).Sessions == 1 }},
+		{[]string{"stats", sid[:12], "--json"}, &datalog.Stats{}, func(v any) bool { return len(v.(*datalog.Stats).Tasks) == 3 }},
+		{[]string{"stats", "--json", "--project", "/p"}, &datalog.Stats{}, func(v any) bool { return v.(*datalog.Stats).Sessions == 1 }},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -87,7 +88,7 @@ func TestLogCommandsText(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{nil, []string{"ID", "PROMPT", ShortID(sid), "/old", "completed", "interrupted"}},
+		{nil, []string{"ID", "PROMPT", datalog.ShortID(sid), "/old", "completed", "interrupted"}},
 		{[]string{"show", sid[:9]}, []string{"round 4", "tool  edit_file", "ERROR", ">>> INTERVENTION VERIFY", "reply"[:0]}},
 		{[]string{"show", sid, "--round", "9"}, []string{"messages added:", "please ```fix``` it"}},
 		{[]string{"stats", sid}, []string{"FIRST EDIT", "a.go offset 0 limit 50", "go test ./...", "run_command", "edit_file b.go", "reflection"}},
@@ -151,7 +152,7 @@ func TestLogPrune(t *testing.T) {
 	open, _ := cmdFixture(t)
 	count := func() int {
 		out, _ := runLog(t, open, "", "--json", "--limit", "0")
-		var l []Session
+		var l []datalog.Session
 		json.Unmarshal([]byte(out), &l)
 		return len(l)
 	}

@@ -1,9 +1,10 @@
-package datalog
+package keellog
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/keel-dev/keel/agent/datalog"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -19,14 +20,14 @@ import (
 // NewLogCommand builds `keel log` and its subcommands. open opens the
 // datalog (read-only for browsing, writable for prune); stdin answers
 // prune's question.
-func NewLogCommand(open func(readOnly bool) (*DB, error), stdin io.Reader) *cobra.Command {
+func NewLogCommand(open func(readOnly bool) (*datalog.DB, error), stdin io.Reader) *cobra.Command {
 	var f listFlags
 	cmd := &cobra.Command{
 		Use:   "log",
 		Short: "List, show, analyse and export logged sessions",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withDB(open, true, func(db *DB) error { return runList(cmd, db, f) })
+			return withDB(open, true, func(db *datalog.DB) error { return runList(cmd, db, f) })
 		},
 	}
 	cmd.Flags().StringVar(&f.project, "project", "", "only sessions of this project directory")
@@ -45,7 +46,7 @@ type listFlags struct {
 }
 
 // withDB opens the datalog, runs fn and closes it.
-func withDB(open func(bool) (*DB, error), readOnly bool, fn func(*DB) error) error {
+func withDB(open func(bool) (*datalog.DB, error), readOnly bool, fn func(*datalog.DB) error) error {
 	db, err := open(readOnly)
 	if err != nil {
 		return err
@@ -83,8 +84,8 @@ func projectFlag(dir string) (string, error) {
 	return abs, nil
 }
 
-func runList(cmd *cobra.Command, db *DB, f listFlags) error {
-	filter := Filter{Limit: f.limit, Offset: f.offset}
+func runList(cmd *cobra.Command, db *datalog.DB, f listFlags) error {
+	filter := datalog.Filter{Limit: f.limit, Offset: f.offset}
 	var err error
 	if filter.Project, err = projectFlag(f.project); err != nil {
 		return err
@@ -94,7 +95,7 @@ func runList(cmd *cobra.Command, db *DB, f listFlags) error {
 		if err != nil {
 			return err
 		}
-		filter.Since = db.opts.Now().Add(-age)
+		filter.Since = db.Now().Add(-age)
 	}
 	list, err := db.ListSessions(cmd.Context(), filter)
 	if err != nil {
@@ -111,7 +112,7 @@ func runList(cmd *cobra.Command, db *DB, f listFlags) error {
 	tw := tabwriter.NewWriter(termtext.NewWriter(out), 0, 2, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTARTED\tPROJECT\tROUNDS\tTOOLS\tTOKENS\tCOST\tSTOP\tPROMPT")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
 			abridge(s.ProjectRoot, 30), s.Totals.Rounds, s.Totals.ToolCalls, tokens(s.Totals.TokensIn+s.Totals.TokensOut),
 			money(s.Totals.Cost), s.StopReason, abridge(s.FirstPrompt, 50))
 	}
@@ -123,14 +124,6 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// ShortID is the id prefix keel log shows; ResolveID accepts it.
-func ShortID(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }
 
 // writeJSON writes v as indented JSON, with the C1 controls escaped
@@ -160,7 +153,7 @@ func tokens(n int) string {
 
 func money(c float64) string { return fmt.Sprintf("$%.4f", c) }
 
-func newPruneCommand(open func(bool) (*DB, error), stdin io.Reader) *cobra.Command {
+func newPruneCommand(open func(bool) (*datalog.DB, error), stdin io.Reader) *cobra.Command {
 	var olderThan string
 	var yes bool
 	cmd := &cobra.Command{
@@ -172,7 +165,7 @@ func newPruneCommand(open func(bool) (*DB, error), stdin io.Reader) *cobra.Comma
 			if err != nil {
 				return err
 			}
-			return withDB(open, false, func(db *DB) error { return runPrune(cmd, db, stdin, age, yes) })
+			return withDB(open, false, func(db *datalog.DB) error { return runPrune(cmd, db, stdin, age, yes) })
 		},
 	}
 	cmd.Flags().StringVar(&olderThan, "older-than", "30d", "delete sessions started longer ago than this (30d, 12h)")
@@ -180,12 +173,11 @@ func newPruneCommand(open func(bool) (*DB, error), stdin io.Reader) *cobra.Comma
 	return cmd
 }
 
-func runPrune(cmd *cobra.Command, db *DB, stdin io.Reader, age time.Duration, yes bool) error {
-	cutoff := db.opts.Now().Add(-age)
-	var n int
-	if err := db.read.QueryRowContext(cmd.Context(), `SELECT COUNT(*) FROM sessions WHERE started_at < ?`,
-		cutoff.UnixNano()).Scan(&n); err != nil {
-		return fmt.Errorf("count old sessions: %w", err)
+func runPrune(cmd *cobra.Command, db *datalog.DB, stdin io.Reader, age time.Duration, yes bool) error {
+	cutoff := db.Now().Add(-age)
+	n, err := db.CountBefore(cmd.Context(), cutoff)
+	if err != nil {
+		return err
 	}
 	out := cmd.OutOrStdout()
 	if n == 0 {
