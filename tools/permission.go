@@ -61,15 +61,19 @@ type PolicyOptions struct {
 	Allow []string // rules such as "edit_file", "run_command:go test *", "write_file:/tmp/out.txt"
 	Deny  []string // same syntax; deny wins over allow
 	Yolo  bool     // allow everything except writes into .git and outside the workspace
+	// Tools are the tools the policy judges; each one's Class() is its
+	// permission class. Nil means the built-in set (New).
+	Tools []Tool
 }
 
 // Policy decides whether a tool call runs, asks or is refused. It is safe
 // for concurrent use.
 type Policy struct {
-	ws    *Workspace
-	yolo  bool
-	allow []rule
-	deny  []rule
+	ws      *Workspace
+	yolo    bool
+	allow   []rule
+	deny    []rule
+	classes map[string]Class // each tool's own Class(): declared once, by the tool
 
 	mu     sync.Mutex
 	grants []Grant
@@ -78,15 +82,22 @@ type Policy struct {
 // NewPolicy parses the rules; an unknown tool or bad pattern is an error
 // naming the rule.
 func NewPolicy(ws *Workspace, opts PolicyOptions) (*Policy, error) {
-	p := &Policy{ws: ws, yolo: opts.Yolo}
+	p := &Policy{ws: ws, yolo: opts.Yolo, classes: map[string]Class{}}
+	ts := opts.Tools
+	if ts == nil {
+		ts = New(ws, Options{})
+	}
+	for _, t := range ts {
+		p.classes[t.Name()] = t.Class()
+	}
 	var errs []error
 	for _, s := range opts.Allow {
-		r, err := parseRule(ws, s)
+		r, err := p.parseRule(s)
 		errs = append(errs, err)
 		p.allow = append(p.allow, r)
 	}
 	for _, s := range opts.Deny {
-		r, err := parseRule(ws, s)
+		r, err := p.parseRule(s)
 		errs = append(errs, err)
 		p.deny = append(p.deny, r)
 	}
@@ -125,9 +136,12 @@ type callArgs struct {
 // win; destructive commands ask unless yolo; then yolo, allow rules and
 // session grants allow; reads inside the workspace always run.
 func (p *Policy) Decide(tool string, args json.RawMessage) Decision {
-	class, ok := ClassOf(tool)
+	class, ok := p.classes[tool]
 	if !ok {
 		return Decision{Verdict: Deny, Reason: fmt.Sprintf("unknown tool %q", tool)}
+	}
+	if !builtin[tool] {
+		return p.decideOther(tool, class) // its arguments mean nothing to the policy
 	}
 	var a callArgs
 	if len(args) > 0 {
@@ -167,4 +181,34 @@ func (d Decision) pin(keep bool) Decision {
 
 func deny(format string, a ...any) Decision {
 	return Decision{Verdict: Deny, Reason: fmt.Sprintf(format, a...)}
+}
+
+// builtin are the tools whose arguments the policy reads (paths,
+// commands); any other tool is judged by its name and class alone.
+var builtin = map[string]bool{NameReadFile: true, NameListDir: true, NameGlob: true, NameGrep: true,
+	NameWriteFile: true, NameEditFile: true, NameRunCommand: true, NameUpdatePlan: true}
+
+// decideOther judges a tool the policy cannot look into (an MCP
+// server's): deny rules win; read-only ones run; the rest run with
+// --yolo or a rule naming the tool, else ask, offering a grant for it.
+func (p *Policy) decideOther(tool string, class Class) Decision {
+	for _, r := range p.deny {
+		if r.tool == tool {
+			return deny("denied by the rule %q", r.raw)
+		}
+	}
+	if class == ReadOnly || p.yolo {
+		return Decision{Verdict: Allow}
+	}
+	for _, r := range p.allow {
+		if r.tool == tool {
+			return Decision{Verdict: Allow}
+		}
+	}
+	for _, g := range p.sessionGrants() {
+		if g.Tool == tool {
+			return Decision{Verdict: Allow}
+		}
+	}
+	return Decision{Verdict: Ask, Reason: "runs " + tool, Grant: Grant{Tool: tool, Description: tool + ": every call this session"}}
 }

@@ -35,16 +35,11 @@ func (p *Policy) readAllowed(tool, abs string) bool {
 		}
 	}
 	for _, g := range p.sessionGrants() {
-		if _, ro := readOnlyTool(g.Tool); ro && g.Path != "" && (abs == g.Path || strings.HasPrefix(abs, g.Path+string(filepath.Separator))) {
+		if p.classes[g.Tool] == ReadOnly && g.Path != "" && (abs == g.Path || strings.HasPrefix(abs, g.Path+string(filepath.Separator))) {
 			return true
 		}
 	}
 	return false
-}
-
-func readOnlyTool(name string) (Class, bool) {
-	c, ok := ClassOf(name)
-	return c, ok && c == ReadOnly
 }
 
 func (p *Policy) decideWrite(tool, path string) Decision {

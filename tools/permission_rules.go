@@ -20,10 +20,11 @@ type rule struct {
 
 // parseRule reads "tool" or "tool:pattern". "tool:" with nothing after
 // the colon is an error: it reads as narrow but would match everything.
-func parseRule(ws *Workspace, s string) (rule, error) {
+func (p *Policy) parseRule(s string) (rule, error) {
+	ws := p.ws
 	tool, pattern, hasColon := strings.Cut(strings.TrimSpace(s), ":")
 	tool, pattern = strings.TrimSpace(tool), strings.TrimSpace(pattern)
-	if _, ok := ClassOf(tool); !ok {
+	if _, ok := p.classes[tool]; !ok {
 		return rule{}, fmt.Errorf("permission rule %q: unknown tool %q", s, tool)
 	}
 	if hasColon && pattern == "" {

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -176,5 +177,43 @@ func TestNewPolicyErrors(t *testing.T) {
 	_, err := NewPolicy(ws, PolicyOptions{Allow: []string{"edit_file", "rm_rf"}, Deny: []string{"read_file:[x"}})
 	if err == nil || !strings.Contains(err.Error(), `unknown tool "rm_rf"`) || !strings.Contains(err.Error(), "invalid path pattern") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// classTool is a tool that only has a name and a class.
+type classTool struct {
+	name  string
+	class Class
+}
+
+func (c classTool) Name() string            { return c.name }
+func (c classTool) Description() string     { return "" }
+func (c classTool) Schema() json.RawMessage { return json.RawMessage(`{}`) }
+func (c classTool) Class() Class            { return c.class }
+func (c classTool) Run(context.Context, json.RawMessage) (Result, error) {
+	return Result{}, nil
+}
+
+// The policy takes each tool's class from the tool itself: a tool it was
+// not given is unknown, a read-only one runs, others ask unless a rule
+// names them.
+func TestPolicyClassesComeFromTheTools(t *testing.T) {
+	ws := newTestWS(t, nil)
+	ts := []Tool{classTool{"lookup", ReadOnly}, classTool{"deploy", Execute}}
+	pol := mustPolicy(t, ws, PolicyOptions{Tools: ts, Allow: []string{"deploy"}})
+	strict := mustPolicy(t, ws, PolicyOptions{Tools: ts})
+	for _, c := range []struct {
+		pol  *Policy
+		tool string
+		want Verdict
+	}{
+		{strict, "lookup", Allow}, {strict, "deploy", Ask}, {pol, "deploy", Allow}, {strict, "read_file", Deny},
+	} {
+		if d := c.pol.Decide(c.tool, json.RawMessage(`{}`)); d.Verdict != c.want {
+			t.Errorf("%s: %v (%s), want %v", c.tool, d.Verdict, d.Reason, c.want)
+		}
+	}
+	if _, err := NewPolicy(ws, PolicyOptions{Tools: ts, Allow: []string{"read_file"}}); err == nil {
+		t.Error("a rule naming a tool the policy was not given is accepted")
 	}
 }

@@ -45,9 +45,6 @@ func TestToolContract(t *testing.T) {
 		if !slices.Equal(got, w) || s.Type != "object" {
 			t.Errorf("%s: properties %v, want %v", tool.Name(), got, w)
 		}
-		if c, _ := ClassOf(tool.Name()); c != tool.Class() {
-			t.Errorf("%s: Class %v, ClassOf %v", tool.Name(), tool.Class(), c)
-		}
 		if tool.Description() == "" || strings.Contains(string(tool.Schema()), `"description":""`) {
 			t.Errorf("%s: missing description", tool.Name())
 		}

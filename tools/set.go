@@ -69,17 +69,3 @@ const (
 	NameRunCommand = "run_command"
 	NameUpdatePlan = "update_plan"
 )
-
-// ClassOf is the permission class of the tool called name; ok is false
-// for an unknown name.
-func ClassOf(name string) (c Class, ok bool) {
-	switch name {
-	case NameReadFile, NameListDir, NameGlob, NameGrep, NameUpdatePlan:
-		return ReadOnly, true
-	case NameWriteFile, NameEditFile:
-		return Write, true
-	case NameRunCommand:
-		return Execute, true
-	}
-	return 0, false
-}

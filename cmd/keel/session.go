@@ -70,7 +70,9 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	runner, notice := sandboxRunner(cfg, ws.Root())
 	toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: m.secrets,
 		Env: childEnv(cfg, os.Environ()), Sandbox: runner, Plans: sink})
-	policy, err := tools.NewPolicy(ws, a.policyOptions(cfg, setup))
+	popts := a.policyOptions(cfg, setup)
+	popts.Tools = toolset
+	policy, err := tools.NewPolicy(ws, popts)
 	if err != nil {
 		return nil, usageError(err)
 	}
