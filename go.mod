@@ -24,7 +24,6 @@ require (
 
 require (
 	github.com/alecthomas/chroma/v2 v2.14.0 // indirect
-	github.com/aymerick/douceur v0.2.0 // indirect
 	github.com/charmbracelet/ultraviolet v0.0.0-20260811164956-006e29f97886 // indirect
 	github.com/charmbracelet/x/exp/slice v0.0.0-20250327172914-2fdc97757edf // indirect
 	github.com/charmbracelet/x/term v0.2.2 // indirect
@@ -35,12 +34,10 @@ require (
 	github.com/dlclark/regexp2 v1.11.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/gorilla/css v1.0.1 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mattn/go-runewidth v0.0.27 // indirect
-	github.com/microcosm-cc/bluemonday v1.0.27 // indirect
 	github.com/muesli/cancelreader v0.2.2 // indirect
 	github.com/ncruces/go-strftime v1.0.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
@@ -61,3 +58,17 @@ require (
 // main on every start, headless too); v0.0.24 has the same API without it.
 // See docs/BENCHMARKS.md (start-up).
 replace github.com/mattn/go-runewidth => github.com/mattn/go-runewidth v0.0.24
+
+// Patched copies under third_party/ (each with its licence, README.keel.md
+// and keel.patch; third_party/verify.sh checks them against upstream). See
+// docs/BENCHMARKS.md (start-up, TUI idle).
+//   - chroma, glamour, goldmark: nothing is built in init that only the
+//     TUI's markdown uses (chroma's registries, regexps, bluemonday).
+//   - bubbletea: the render loop sleeps until a frame is pending instead of
+//     ticking at 60 Hz for the program's whole life.
+replace (
+	charm.land/bubbletea/v2 => ./third_party/bubbletea
+	charm.land/glamour/v2 => ./third_party/glamour
+	github.com/alecthomas/chroma/v2 => ./third_party/chroma
+	github.com/yuin/goldmark => ./third_party/goldmark
+)
