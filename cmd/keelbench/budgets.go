@@ -13,7 +13,8 @@ const (
 	SourceKeelbench = "keelbench" // a headless run of bin/keel (Rounds, Metric)
 	SourceGoBench   = "gobench"   // a Go benchmark (Bench, Pkg, Metric)
 	SourceBinary    = "binary"    // the size of bin/keel
-	SourceTUIIdle   = "tui-idle"  // the TUI's idle CPU in tmux
+	SourceTUIIdle   = "tui-idle"  // the TUI's idle CPU in tmux (Metric: wakeups_per_s for wake-ups)
+	SourceExec      = "exec"      // bin/keel started with Args and run to exit: the median wall time
 )
 
 // Budget is one figure of the table: how it is measured and the most it may
@@ -28,6 +29,7 @@ type Budget struct {
 	Metric string   `json:"metric,omitempty"` // a Result metric, or a go test unit such as ns/op
 	Bench  string   `json:"bench,omitempty"`  // gobench: the name without the -GOMAXPROCS suffix
 	Pkg    string   `json:"pkg,omitempty"`    // gobench: the package, as ./dir
+	Args   []string `json:"args,omitempty"`   // exec: keel's arguments
 	Why    string   `json:"why,omitempty"`    // where the budget comes from
 }
 
@@ -74,9 +76,17 @@ func (f Budget) check() error {
 		if f.Bench == "" || f.Pkg == "" {
 			return fmt.Errorf("a gobench figure needs bench and pkg")
 		}
-	case SourceBinary, SourceTUIIdle:
+	case SourceExec:
+		if len(f.Args) == 0 {
+			return fmt.Errorf("an exec figure needs args")
+		}
+	case SourceTUIIdle:
+		if f.Metric != "" && f.Metric != MetricWakeups {
+			return fmt.Errorf("a tui-idle figure's metric is %q or none (CPU)", MetricWakeups)
+		}
+	case SourceBinary:
 	default:
-		return fmt.Errorf("source %q is not keelbench, gobench, binary or tui-idle", f.Source)
+		return fmt.Errorf("source %q is not keelbench, gobench, binary, tui-idle or exec", f.Source)
 	}
 	return nil
 }
@@ -91,6 +101,17 @@ func (b Budgets) RoundCounts() []int {
 	}
 	slices.Sort(ns)
 	return ns
+}
+
+// ExecArgs lists the distinct command lines the exec figures run.
+func (b Budgets) ExecArgs() [][]string {
+	var out [][]string
+	for _, f := range b.Figures {
+		if f.Source == SourceExec && !slices.ContainsFunc(out, func(a []string) bool { return slices.Equal(a, f.Args) }) {
+			out = append(out, f.Args)
+		}
+	}
+	return out
 }
 
 // Needs reports whether any figure comes from source.

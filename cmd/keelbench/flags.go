@@ -27,6 +27,7 @@ type options struct {
 	strict     bool
 	markdown   bool
 	datalog    bool
+	exec       string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -47,6 +48,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.strict, "strict", false, "with -suite: exit 1 when a budget is missed")
 	fs.BoolVar(&o.datalog, "datalog", true, "diagnostic: -datalog=false runs keel with its datalog off, to see what the datalog costs")
 	fs.BoolVar(&o.markdown, "markdown", false, "with -suite: print the table as Markdown, with the peer column")
+	fs.StringVar(&o.exec, "exec", "", "start keel with these `arguments` (split at spaces) to its exit, 31 times, and print the median wall time")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -75,12 +77,18 @@ func (o options) dispatch(ctx context.Context, stdout, stderr io.Writer) (int, e
 		return 0, nil
 	case o.suite:
 		return o.runSuite(ctx, stdout, stderr)
-	case o.tuiIdle:
-		pct, err := TUIIdle(ctx, o.keel, stderr)
+	case o.exec != "":
+		ms, err := ExecMedian(ctx, o.keel, strings.Fields(o.exec), execRuns)
 		if err != nil {
 			return 1, err
 		}
-		return 0, o.print(stdout, map[string]float64{"tui_idle_cpu_pct": pct})
+		return 0, o.print(stdout, map[string]float64{"median_ms": ms})
+	case o.tuiIdle:
+		idle, err := TUIIdle(ctx, o.keel, stderr)
+		if err != nil {
+			return 1, err
+		}
+		return 0, o.print(stdout, map[string]float64{"tui_idle_cpu_pct": idle.CPUPct, "tui_idle_wakeups_per_s": idle.WakeupsPerSec})
 	}
 	if _, err := os.Stat(o.keel); err != nil {
 		return 1, fmt.Errorf("no keel binary at %s: run make build first, or pass -keel", o.keel)

@@ -4,7 +4,8 @@
 // read_file of one of ten small files, then a final answer) and reports
 // start-up time, the gap between rounds, CPU, memory, request size and
 // datalog size. With -suite it also reads `go test -bench` output, the
-// binary size and the TUI's idle CPU, checks every figure against
+// binary size, the TUI's idle CPU and wake-ups and the wall time of short
+// command lines (keel --version, the sandbox helper), checks every figure against
 // bench/budgets.json and prints one table.
 //
 // Usage:
@@ -12,7 +13,8 @@
 //	keelbench -keel bin/keel -n 20 -runs 3          one workload, a report
 //	keelbench -gotest-args                          arguments for go test -bench
 //	keelbench -suite -gobench bin/gobench.txt       the whole table (make bench)
-//	keelbench -tui-idle                             the TUI's idle CPU alone
+//	keelbench -tui-idle                             the TUI's idle CPU and wake-ups alone
+//	keelbench -exec --version                       median wall time of a keel command line
 package main
 
 import (

@@ -8,8 +8,9 @@ type Measurements struct {
 	Headless    map[int]Result // by workload rounds
 	Bench       []BenchLine
 	BinaryBytes float64
-	TUIIdlePct  float64
-	Skipped     map[string]string // source → why it was not measured
+	TUIIdle     IdleResult
+	Exec        map[string]float64 // exec figures by execKey(args): median ms
+	Skipped     map[string]string  // source → why it was not measured
 }
 
 // unitFactor converts a canonical value (milliseconds, bytes or percent) to
@@ -59,7 +60,16 @@ func (m Measurements) canonical(f Budget) (float64, string) {
 	case SourceBinary:
 		return m.BinaryBytes, ""
 	case SourceTUIIdle:
-		return m.TUIIdlePct, ""
+		if f.Metric == MetricWakeups {
+			return m.TUIIdle.WakeupsPerSec, ""
+		}
+		return m.TUIIdle.CPUPct, ""
+	case SourceExec:
+		v, ok := m.Exec[execKey(f.Args)]
+		if !ok {
+			return 0, "not run"
+		}
+		return v, ""
 	}
 	return 0, "unknown source"
 }

@@ -52,6 +52,34 @@ func schedstatCPU(pid int) (time.Duration, error) {
 	return total, nil
 }
 
+// ProcWakeups returns how many times the threads of pid have been
+// scheduled in so far (the third field of /proc/PID/task/*/schedstat): an
+// idle process that never wakes adds none. Threads that exited are not
+// counted.
+func ProcWakeups(pid int) (int64, error) {
+	files, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	if err != nil || len(files) == 0 {
+		return 0, fmt.Errorf("no schedstat for process %d", pid)
+	}
+	var total int64
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue // a thread that just exited
+		}
+		fields := strings.Fields(string(data))
+		if len(fields) < 3 {
+			continue
+		}
+		n, err := strconv.ParseInt(fields[2], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("parse %s: %w", f, err)
+		}
+		total += n
+	}
+	return total, nil
+}
+
 // parseStatCPU returns utime+stime from the text of /proc/PID/stat. The
 // command name may hold spaces and parentheses, so fields are counted from
 // the last ')'.

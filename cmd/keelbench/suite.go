@@ -18,7 +18,7 @@ func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, e
 	if err != nil {
 		return 1, fmt.Errorf("no keel binary at %s: run make build first, or pass -keel", o.keel)
 	}
-	m := Measurements{Headless: map[int]Result{}, Skipped: map[string]string{}, BinaryBytes: float64(fi.Size())}
+	m := Measurements{Headless: map[int]Result{}, Exec: map[string]float64{}, Skipped: map[string]string{}, BinaryBytes: float64(fi.Size())}
 	if err := o.readGoBench(b, &m); err != nil {
 		return 1, err
 	}
@@ -35,6 +35,14 @@ func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, e
 			return 1, fmt.Errorf("the %d-round workload: %w", n, err)
 		}
 		m.Headless[n] = r
+	}
+	for _, args := range b.ExecArgs() {
+		fmt.Fprintf(stderr, "keelbench: keel %s × %d\n", execKey(args), execRuns)
+		v, err := ExecMedian(ctx, o.keel, args, execRuns)
+		if err != nil {
+			return 1, err
+		}
+		m.Exec[execKey(args)] = v
 	}
 	if b.Needs(SourceTUIIdle) {
 		o.measureTUIIdle(ctx, &m, stderr)
@@ -70,7 +78,7 @@ func (o options) readGoBench(b Budgets, m *Measurements) error {
 // that cannot be measured does not stop the rest of the table.
 func (o options) measureTUIIdle(ctx context.Context, m *Measurements, stderr io.Writer) {
 	fmt.Fprintf(stderr, "keelbench: TUI idle CPU (%s settle, %s sample)\n", idleSettle, idleSample)
-	pct, err := TUIIdle(ctx, o.keel, stderr)
+	idle, err := TUIIdle(ctx, o.keel, stderr)
 	switch {
 	case errors.Is(err, ErrNoTmux):
 		m.Skipped[SourceTUIIdle] = "tmux is not installed"
@@ -78,7 +86,7 @@ func (o options) measureTUIIdle(ctx context.Context, m *Measurements, stderr io.
 		fmt.Fprintf(stderr, "keelbench: TUI idle: %v\n", err)
 		m.Skipped[SourceTUIIdle] = "the TUI run failed (see above)"
 	default:
-		m.TUIIdlePct = pct
+		m.TUIIdle = idle
 	}
 }
 

@@ -28,21 +28,30 @@ const (
 // figure is the idle cost after real work (spinner stopped, caches full).
 const tuiRounds = 3
 
+// MetricWakeups names the TUI idle figure of wake-ups per second.
+const MetricWakeups = "wakeups_per_s"
+
+// IdleResult is what the idle TUI cost over the sample.
+type IdleResult struct {
+	CPUPct        float64 // CPU time as a percentage of one core
+	WakeupsPerSec float64 // times any of its threads was scheduled in, per second
+}
+
 // TUIIdle starts bin/keel's TUI in a private tmux server against the fake
 // model, runs a short task, waits idleSettle, then returns the process's CPU
-// use over idleSample as a percentage of one core.
-func TUIIdle(ctx context.Context, keel string, log io.Writer) (float64, error) {
+// use and wake-ups over idleSample.
+func TUIIdle(ctx context.Context, keel string, log io.Writer) (IdleResult, error) {
 	if _, err := exec.LookPath("tmux"); err != nil {
-		return 0, ErrNoTmux
+		return IdleResult{}, ErrNoTmux
 	}
 	abs, err := filepath.Abs(keel)
 	if err != nil {
-		return 0, fmt.Errorf("resolve %s: %w", keel, err)
+		return IdleResult{}, fmt.Errorf("resolve %s: %w", keel, err)
 	}
 	d, err := makeDirs(false)
 	defer os.RemoveAll(d.Root)
 	if err != nil {
-		return 0, err
+		return IdleResult{}, err
 	}
 	w := Workload{Rounds: tuiRounds}
 	srv := llmtest.NewServer(w.Script())
@@ -50,26 +59,26 @@ func TUIIdle(ctx context.Context, keel string, log io.Writer) (float64, error) {
 	t := tmux{sock: "keelbench-" + strconv.Itoa(os.Getpid()), env: d.env(srv.URL())}
 	defer t.run(context.Background(), "kill-server")
 	if err := t.run(ctx, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-c", d.Project, abs, "--yolo"); err != nil {
-		return 0, err
+		return IdleResult{}, err
 	}
 	pid, err := t.keelPID(ctx, commName(abs))
 	if err != nil {
-		return 0, err
+		return IdleResult{}, err
 	}
 	fmt.Fprintf(log, "keelbench: TUI running as pid %d; running a %d-round task, then idling\n", pid, tuiRounds)
 	if err := t.waitDrawn(ctx); err != nil {
-		return 0, err
+		return IdleResult{}, err
 	}
 	if err := t.run(ctx, "send-keys", "-l", w.Prompt()); err != nil {
-		return 0, err
+		return IdleResult{}, err
 	}
 	if err := t.run(ctx, "send-keys", "Enter"); err != nil {
-		return 0, err
+		return IdleResult{}, err
 	}
 	if err := waitFinished(ctx, srv, tuiRounds+1); err != nil {
-		return 0, err
+		return IdleResult{}, err
 	}
-	return sampleCPU(ctx, pid)
+	return sampleIdle(ctx, pid)
 }
 
 // tmux runs commands against a private tmux server, so a user's sessions
@@ -151,24 +160,31 @@ func waitFinished(ctx context.Context, srv *llmtest.Server, want int) error {
 	return fmt.Errorf("the TUI sent %d of %d requests in 60 s: did the prompt reach it?", len(srv.Requests()), want)
 }
 
-// sampleCPU waits idleSettle, then measures pid's CPU over idleSample.
-func sampleCPU(ctx context.Context, pid int) (float64, error) {
+// sampleIdle waits idleSettle, then measures pid's CPU and wake-ups over
+// idleSample.
+func sampleIdle(ctx context.Context, pid int) (IdleResult, error) {
 	if err := sleep(ctx, idleSettle); err != nil {
-		return 0, err
+		return IdleResult{}, err
 	}
 	before, err := ProcCPU(pid)
 	if err != nil {
-		return 0, err
+		return IdleResult{}, err
 	}
+	wakesBefore, _ := ProcWakeups(pid)
 	start := time.Now()
 	if err := sleep(ctx, idleSample); err != nil {
-		return 0, err
+		return IdleResult{}, err
 	}
 	after, err := ProcCPU(pid)
 	if err != nil {
-		return 0, fmt.Errorf("the TUI exited while idle: %w", err)
+		return IdleResult{}, fmt.Errorf("the TUI exited while idle: %w", err)
 	}
-	return 100 * float64(after-before) / float64(time.Since(start)), nil
+	wakesAfter, _ := ProcWakeups(pid)
+	elapsed := time.Since(start)
+	return IdleResult{
+		CPUPct:        100 * float64(after-before) / float64(elapsed),
+		WakeupsPerSec: float64(wakesAfter-wakesBefore) / elapsed.Seconds(),
+	}, nil
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
