@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -13,7 +14,11 @@ import (
 	"time"
 )
 
-var grepTreeMB = flag.Int("keel.greptree", 256, "size in MB of the generated tree BenchmarkGrepTree searches (the issue's figure: 1024)")
+var (
+	grepTreeMB  = flag.Int("keel.greptree", 1024, "size in MB of the generated tree BenchmarkGrepTree searches (0: skip it)")
+	grepTreePat = flag.String("keel.greppattern", `SetReadDeadline\(\w+\)`, "the pattern BenchmarkGrepTree looks for")
+	grepTreeI   = flag.Bool("keel.grepi", false, "BenchmarkGrepTree ignores case")
+)
 
 // BenchmarkGrepStdlib searches the Go standard library as keel's grep
 // tool does. go and rg time each engine through runGrep; ratio alternates
@@ -26,7 +31,7 @@ func BenchmarkGrepStdlib(b *testing.B) {
 
 // BenchmarkGrepTree searches a generated tree of -keel.greptree MB
 // (source-like text with .gitignore files, binary files and symlinks) for
-// a rare call: nearly every byte is read and rejected.
+// a rare call (-keel.greppattern): nearly every byte is read and rejected.
 func BenchmarkGrepTree(b *testing.B) {
 	if *grepTreeMB <= 0 {
 		b.Skip("-keel.greptree=0: no tree")
@@ -39,7 +44,7 @@ func BenchmarkGrepTree(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchEngines(b, ws, grepParams{Pattern: `SetReadDeadline\(\w+\)`})
+	benchEngines(b, ws, grepParams{Pattern: *grepTreePat, IgnoreCase: *grepTreeI})
 }
 
 func benchEngines(b *testing.B, ws *Workspace, p grepParams) {
@@ -106,5 +111,31 @@ func runRG(b *testing.B, rg string, q grepQuery) {
 		if e, ok := err.(*exec.ExitError); !ok || e.ExitCode() != 1 { // 1: no match
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkFinder times the literal finder alone over 32 MB of generated
+// text, with no match: the cost per byte of rejecting a file.
+func BenchmarkFinder(b *testing.B) {
+	data := treePool(rand.New(rand.NewPCG(1, 1)), 32<<20)
+	for _, tc := range []struct {
+		name string
+		lits []lit
+	}{
+		{"literal", []lit{{s: "SetWriteDeadline"}}},
+		{"fold", []lit{{s: "setwritedeadline", fold: true}}},
+		{"two", []lit{{s: "SetWriteDeadline"}, {s: "Timeout"}}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			f := newFinder(tc.lits)
+			var st findState
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				st = f.reset(st)
+				if f.next(data, 0, st) >= 0 {
+					b.Fatal("found")
+				}
+			}
+		})
 	}
 }

@@ -72,22 +72,30 @@ func (f *finder) next(data []byte, from int, st findState) int {
 	return first
 }
 
-// index is n's first start in data at or after from, or -1.
+// index is n's first start in data at or after from, or -1. Its probe
+// cursors live in locals while it runs and go back to st when it returns.
 func (n *needle) index(data []byte, from int, st findState) int {
 	last := len(data) - len(n.s) // the last start that fits
-	for from <= last {
-		lo, hi := from+n.off, last+n.off+1
-		at := math.MaxInt
-		for k := range n.nprobe {
-			c := &st[n.cursor+k]
-			if *c < lo {
-				*c = math.MaxInt
-				if i := bytes.IndexByte(data[lo:hi], n.probe[k]); i >= 0 {
-					*c = lo + i
-				}
-			}
-			at = min(at, *c)
+	hi := last + n.off + 1       // probes are looked for before hi
+	c0, c1 := st[n.cursor], math.MaxInt
+	if n.nprobe == 2 {
+		c1 = st[n.cursor+1]
+	}
+	defer func() {
+		st[n.cursor] = c0
+		if n.nprobe == 2 {
+			st[n.cursor+1] = c1
 		}
+	}()
+	for from <= last {
+		lo := from + n.off
+		if c0 < lo {
+			c0 = probe(data, lo, hi, n.probe[0])
+		}
+		if c1 < lo {
+			c1 = probe(data, lo, hi, n.probe[1])
+		}
+		at := min(c0, c1)
 		if at == math.MaxInt {
 			return -1
 		}
@@ -98,6 +106,14 @@ func (n *needle) index(data []byte, from int, st findState) int {
 		from = start + 1
 	}
 	return -1
+}
+
+// probe is the first position of b in data[lo:hi], or math.MaxInt.
+func probe(data []byte, lo, hi int, b byte) int {
+	if i := bytes.IndexByte(data[lo:hi], b); i >= 0 {
+		return lo + i
+	}
+	return math.MaxInt
 }
 
 func (n *needle) matchAt(b []byte) bool {

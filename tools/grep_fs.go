@@ -81,11 +81,12 @@ func (r rootFS) readFile(rel string, buf []byte) ([]byte, error) {
 
 func (r rootFS) close() { r.root.Close() }
 
-// readAll reads until EOF into buf, growing it as needed: when a file
-// does not fit, size (the file's size now) sizes the buffer once, so a
-// large file is not copied at every doubling.
+// readAll reads until EOF into buf (a new one of minReadBuf when buf has
+// no capacity), growing it as needed: when a file does not fit, size (the
+// file's size now) sizes the buffer once, so a large file is not copied at
+// every doubling.
 func readAll(buf []byte, read func([]byte) (int, error), size func() int64) ([]byte, error) {
-	if cap(buf) < minReadBuf {
+	if cap(buf) == 0 {
 		buf = make([]byte, 0, minReadBuf)
 	}
 	for {

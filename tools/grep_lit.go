@@ -21,9 +21,10 @@ type lit struct {
 
 // litInfo is what is known of the strings a sub-pattern matches.
 type litInfo struct {
-	exact []lit // the sub-pattern matches exactly one of these; nil: unknown
-	pure  bool  // exact is precise: no assertion dropped, no case weakened
-	req   []lit // every match contains one of these; nil: nothing known
+	exact []lit   // the sub-pattern matches exactly one of these; nil: unknown
+	pure  bool    // exact is precise: no assertion dropped, no case weakened
+	req   []lit   // every match contains one of these; nil: nothing known
+	also  [][]lit // more requirements like req (of a concatenation's parts)
 }
 
 const maxLitSet = 16 // the most alternatives a set may hold
@@ -32,21 +33,30 @@ var emptyInfo = litInfo{exact: []lit{{}}, pure: true}
 
 // required returns the literals one of which every match of pattern
 // (parsed as regexp.Compile parses it) contains, and whether a line that
-// contains one is certainly a match. nil means no usable literal.
-func required(pattern string) ([]lit, bool) {
+// contains one is certainly a match. nil means no usable literal. also are
+// further such sets (up to maxAlso, from other parts of the pattern): a
+// line that lacks all of one set's literals cannot match either.
+func required(pattern string) (lits []lit, pure bool, also [][]lit) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return nil, false
+		return nil, false, nil
 	}
 	info := analyze(re.Simplify())
 	if info.exact != nil && usable(info.exact) {
-		return info.exact, info.pure
+		return info.exact, info.pure, nil
 	}
-	if usable(info.req) {
-		return info.req, false
+	if !usable(info.req) {
+		return nil, false, nil
 	}
-	return nil, false
+	for _, set := range info.also {
+		if len(also) < maxAlso && usable(set) {
+			also = append(also, set)
+		}
+	}
+	return info.req, false, also
 }
+
+const maxAlso = 3
 
 // usable reports whether set can reject text: non-empty, no empty literal.
 func usable(set []lit) bool {
@@ -167,27 +177,32 @@ func classInfo(ranges []rune) litInfo {
 }
 
 // concatInfo combines a sequence: a run of exact pieces is multiplied out
-// while small; every broken-off run or inexact piece is a requirement, of
-// which the best is kept.
+// while small; every broken-off run or inexact piece is a requirement: the
+// best is req, the others also.
 func concatInfo(infos []litInfo) litInfo {
 	run, runPure, broken := []lit{{}}, true, false
-	var req []lit
+	var sets [][]lit
 	for _, in := range infos {
 		if in.exact != nil && len(run)*len(in.exact) <= maxLitSet {
 			run, runPure = cross(run, in.exact, runPure && in.pure)
 			continue
 		}
-		req, broken = better(req, run), true
+		sets, broken = append(sets, run), true
 		if in.exact != nil {
 			run, runPure = in.exact, in.pure
 			continue
 		}
-		req, run, runPure = better(req, in.req), []lit{{}}, true
+		sets, run, runPure = append(append(sets, in.req), in.also...), []lit{{}}, true
 	}
 	if !broken {
 		return litInfo{exact: run, pure: runPure}
 	}
-	return litInfo{req: better(req, run)}
+	sets = slices.DeleteFunc(append(sets, run), func(set []lit) bool { return !usable(set) })
+	if len(sets) == 0 {
+		return litInfo{}
+	}
+	slices.SortStableFunc(sets, func(a, b []lit) int { return setScore(b) - setScore(a) })
+	return litInfo{req: sets[0], also: sets[1:]}
 }
 
 // cross is every a followed by every b. A folded piece folds the whole

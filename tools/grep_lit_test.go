@@ -42,7 +42,7 @@ func TestRequiredLiterals(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.pattern, func(t *testing.T) {
-			lits, pure := required(tc.pattern)
+			lits, pure, _ := required(tc.pattern)
 			var got []string
 			for _, l := range lits {
 				s := l.s
@@ -121,6 +121,34 @@ func TestLineMatcher(t *testing.T) {
 			}
 			if s := strings.Join(got, "|"); s != tc.want {
 				t.Errorf("got  %q\nwant %q", s, tc.want)
+			}
+		})
+	}
+}
+
+func TestRequiredAlso(t *testing.T) {
+	tests := []struct {
+		pattern string
+		want    string // the sets, best first: "a|b" an OR-set, " & " between sets
+	}{
+		{`func \w+\(ctx context\.Context`, "(ctx context.Context & func "},
+		{`[0-9]{4}-[0-9]{2}-[0-9]{2}T`, "- & - & T"},
+		{`(?:ab|cd)x+ef`, "ef & ab|cd & x"},
+		{`hello`, "hello"}, // exact: nothing more to ask
+	}
+	for _, tc := range tests {
+		t.Run(tc.pattern, func(t *testing.T) {
+			lits, _, also := required(tc.pattern)
+			var sets []string
+			for _, set := range append([][]lit{lits}, also...) {
+				var alts []string
+				for _, l := range set {
+					alts = append(alts, l.s)
+				}
+				sets = append(sets, strings.Join(alts, "|"))
+			}
+			if got := strings.Join(sets, " & "); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
 	}

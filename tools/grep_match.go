@@ -15,12 +15,14 @@ type lineMatcher struct {
 	re    *regexp.Regexp // the pattern, run on one line
 	find  *finder        // nil: no required literal
 	pure  bool           // a line holding a literal matches: no regexp needed
+	also  []*finder      // a candidate line lacking one's literals cannot match
 	whole *regexp.Regexp // (?m) pattern; nil when it could miss a line (\A, \z)
 }
 
 // matchScratch is one searcher's reusable state.
 type matchScratch struct {
 	st   findState
+	line findState // for also, one line at a time
 	hits []lineSpan
 }
 
@@ -29,8 +31,12 @@ type lineSpan struct{ num, start, end int }
 
 func newLineMatcher(re *regexp.Regexp) *lineMatcher {
 	m := &lineMatcher{re: re}
-	if lits, pure := required(re.String()); lits != nil {
+	lits, pure, also := required(re.String())
+	if lits != nil {
 		m.find, m.pure = newFinder(lits), pure
+	}
+	for _, set := range also {
+		m.also = append(m.also, newFinder(set))
 	}
 	if expr := "(?m)" + re.String(); !textAnchored(expr) {
 		m.whole, _ = regexp.Compile(expr)
@@ -72,7 +78,7 @@ func (m *lineMatcher) lines(data []byte, sc *matchScratch, limit int) []lineSpan
 		if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
 			end = at + i
 		}
-		if m.pure || m.re.Match(data[start:end]) {
+		if m.pure || m.mayMatch(data[start:end], sc) && m.re.Match(data[start:end]) {
 			num += bytes.Count(data[counted:start], []byte{'\n'})
 			counted = start
 			sc.hits = append(sc.hits, lineSpan{num, start, end})
@@ -80,6 +86,17 @@ func (m *lineMatcher) lines(data []byte, sc *matchScratch, limit int) []lineSpan
 		pos = end + 1
 	}
 	return sc.hits
+}
+
+// mayMatch reports whether line holds a literal of each set of also.
+func (m *lineMatcher) mayMatch(line []byte, sc *matchScratch) bool {
+	for _, f := range m.also {
+		sc.line = f.reset(sc.line)
+		if f.next(line, 0, sc.line) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // candidate is where the next possible match at or after pos (a line

@@ -131,7 +131,7 @@ func (w *grepWalk) list(gw *grepWorker, it walkItem) {
 	lvl := it.lvl
 	for _, e := range ents {
 		if e.name == ".gitignore" && e.kind == kindFile {
-			lvl = w.gitignoreLevel(gw, it, lvl)
+			lvl = w.gitignoreLevel(it, lvl)
 			break
 		}
 	}
@@ -151,8 +151,8 @@ func (w *grepWalk) list(gw *grepWorker, it walkItem) {
 }
 
 // gitignoreLevel adds the rules of it's .gitignore on top of lvl.
-func (w *grepWalk) gitignoreLevel(gw *grepWorker, it walkItem, lvl *ignoreLevel) *ignoreLevel {
-	data, err := w.fsys.readFile(joinRel(it.rel, ".gitignore"), nil)
+func (w *grepWalk) gitignoreLevel(it walkItem, lvl *ignoreLevel) *ignoreLevel {
+	data, err := w.fsys.readFile(joinRel(it.rel, ".gitignore"), make([]byte, 0, 4<<10))
 	if err != nil {
 		return lvl
 	}
