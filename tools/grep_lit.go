@@ -255,44 +255,6 @@ func alternateInfo(subs []*syntax.Regexp) litInfo {
 	return litInfo{req: req}
 }
 
-// best is the most selective requirement info gives.
-func best(in litInfo) []lit {
-	if in.exact != nil {
-		return better(in.req, in.exact)
-	}
-	return in.req
-}
-
-// better returns the more selective of two requirements.
-func better(a, b []lit) []lit {
-	if setScore(b) > setScore(a) {
-		return b
-	}
-	return a
-}
-
-// setScore rates a requirement: its weakest literal, less a little for
-// each extra alternative to look for; 0 when it rejects nothing.
-func setScore(set []lit) int {
-	if !usable(set) {
-		return 0
-	}
-	low := 1 << 30
-	for _, l := range set {
-		low = min(low, litScore(l))
-	}
-	return max(1, low-2*(len(set)-1))
-}
-
-// litScore grows with a literal's length and the rarity of its rarest byte.
-func litScore(l lit) int {
-	rare := 255
-	for i := 0; i < len(l.s); i++ {
-		rare = min(rare, int(byteRank(l.s[i], l.fold)))
-	}
-	return 4*min(len(l.s), 16) + (255-rare)/8
-}
-
 func hasASCIILetter(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i] | 0x20; c >= 'a' && c <= 'z' {
