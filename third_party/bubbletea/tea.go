@@ -1438,7 +1438,7 @@ func (p *Program) Printf(template string, args ...any) {
 // keel patch: the render loop sleeps until a view or output is queued
 // (wakeRenderer) instead of waking fps times a second for the program's
 // whole life. It still draws at most fps frames a second: a wake that comes
-// sooner than one frame interval after the last pass (or the start) waits
+// sooner than one frame interval after the last pass began (or the start) waits
 // out the rest of the interval, and every wake in the meantime folds into
 // that one pass. A wake after an idle stretch is drawn at once. The first
 // pass comes one interval after the start, as the ticker's first tick did.
@@ -1476,9 +1476,9 @@ func (p *Program) renderLoop(framerate time.Duration) {
 			case <-timer.C:
 			}
 		}
+		last = time.Now() // frames start at most fps a second, however long one takes
 		_ = p.flush()
 		_ = p.renderer.flush(false)
-		last = time.Now()
 		if p.renderHook != nil {
 			p.renderHook()
 		}
