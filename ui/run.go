@@ -21,7 +21,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	m := New(opts)
 	m.ctx = ctx
-	p := tea.NewProgram(m, tea.WithContext(ctx))
+	p := tea.NewProgram(m, programOptions(ctx)...)
 	_, err := p.Run()
 	if m.session != nil {
 		m.session.Cancel()
@@ -36,4 +36,14 @@ func Run(ctx context.Context, opts Options) error {
 		return ErrDemoRequested
 	}
 	return err
+}
+
+// programOptions are the options Run starts Bubble Tea with (tests add
+// their own input, output and a render hook to the same set).
+//
+// The render loop's frame rate is Bubble Tea's default, 60 fps, a cap and
+// not a clock: keel's Bubble Tea (third_party/bubbletea) draws only when a
+// view changed, so an idle TUI does not wake at all.
+func programOptions(ctx context.Context) []tea.ProgramOption {
+	return []tea.ProgramOption{tea.WithContext(ctx)}
 }

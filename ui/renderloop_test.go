@@ -1,0 +1,143 @@
+package ui
+
+import (
+	"context"
+	"io"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/keel-dev/keel/agent"
+)
+
+// These tests run keel's model in a real Bubble Tea program, started with
+// Run's options, and count the passes of its render loop through the
+// render hook of keel's Bubble Tea (third_party/bubbletea). They wait on
+// counts, not on timing; the one sleep is the idle second being measured.
+
+// quietFor is how long the render loop must make no pass before a test
+// counts it as settled: longer than keel's spinner interval, so a spinner
+// that failed to stop shows up as passes.
+const quietFor = 3 * spinInterval
+
+// program is a running Bubble Tea program over keel's model.
+type program struct {
+	p      *tea.Program
+	passes atomic.Int64
+	done   chan tea.Model // the final model, once Run returns
+}
+
+func startProgram(t *testing.T) *program {
+	t.Helper()
+	m := newTestModel(t, 100, 30)
+	pr := &program{done: make(chan tea.Model, 1)}
+	opts := append(programOptions(context.Background()),
+		tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30),
+		tea.WithRenderHook(func() { pr.passes.Add(1) }))
+	pr.p = tea.NewProgram(m, opts...)
+	go func() {
+		final, err := pr.p.Run()
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+		pr.done <- final
+	}()
+	t.Cleanup(func() { pr.stop(t) })
+	return pr
+}
+
+// stop quits the program and returns its final model (nil if it is gone).
+func (pr *program) stop(t *testing.T) *Model {
+	t.Helper()
+	if pr.p == nil {
+		return nil
+	}
+	pr.p.Quit()
+	final := <-pr.done
+	pr.p = nil
+	m, _ := final.(*Model)
+	return m
+}
+
+// settle waits for the first frame, then until the render loop has made no
+// pass for quietFor (or 5 s have passed; a loop that never goes quiet is
+// for the caller's count to report).
+func (pr *program) settle(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for pr.passes.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the TUI never drew its first frame")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	limit := time.Now().Add(5 * time.Second)
+	for n := pr.passes.Load(); time.Now().Before(limit); {
+		time.Sleep(quietFor)
+		if m := pr.passes.Load(); m == n {
+			return
+		} else {
+			n = m
+		}
+	}
+}
+
+// TestIdleTUIDoesNotWake: after a task ran (spinner, streamed answer, task
+// end), an idle second has no render pass: no render ticker, no spinner or
+// frame tick left running. Before the Bubble Tea patch it had ~60.
+func TestIdleTUIDoesNotWake(t *testing.T) {
+	pr := startProgram(t)
+	pr.settle(t)
+	pr.p.Send(events(agent.StateChanged{From: agent.StateIdle, To: agent.StateThinking}))
+	for _, chunk := range []string{"Here is ", "the **answer**:\n\n", "```go\nfunc main() {}\n```\n"} {
+		pr.p.Send(events(agent.TextDelta{Text: chunk}))
+	}
+	pr.p.Send(events(agent.RoundFinished{}, agent.StateChanged{From: agent.StateThinking, To: agent.StateDone},
+		agent.TaskStopped{Reason: agent.StopCompleted}))
+	pr.settle(t)
+
+	before := pr.passes.Load()
+	time.Sleep(time.Second)
+	if n := pr.passes.Load() - before; n != 0 {
+		t.Fatalf("the idle TUI made %d render passes in a second; want 0", n)
+	}
+	m := pr.stop(t)
+	if m == nil || m.spinning || m.framePending {
+		t.Fatalf("a tick is still scheduled after the task: %+v", m)
+	}
+	if s := plain(m); !strings.Contains(s, "the answer:") || !strings.Contains(s, "func main") {
+		t.Fatalf("the answer is not on the screen:\n%s", s)
+	}
+}
+
+// TestStreamingDrawsAtMostSixtyFPS: while deltas arrive every millisecond,
+// the TUI keeps drawing (not only at the end) and never more than 60 times
+// a second.
+func TestStreamingDrawsAtMostSixtyFPS(t *testing.T) {
+	pr := startProgram(t)
+	pr.settle(t)
+	pr.p.Send(events(agent.StateChanged{From: agent.StateIdle, To: agent.StateThinking}))
+	before := pr.passes.Load()
+	start := time.Now()
+	const deltas = 300
+	for i := range deltas {
+		pr.p.Send(events(agent.TextDelta{Text: "word "}))
+		if i%50 == 49 {
+			pr.p.Send(events(agent.TextDelta{Text: "\n\n"}))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	n := pr.passes.Load() - before
+	limit := int64(elapsed/frameInterval) + 3
+	t.Logf("%d render passes in %v (%.0f a second) for %d deltas", n, elapsed.Round(time.Millisecond), float64(n)/elapsed.Seconds(), deltas)
+	if n > limit {
+		t.Errorf("%d render passes in %v; at 60 fps at most %d", n, elapsed, limit)
+	}
+	if n < 3 {
+		t.Errorf("%d render passes in %v: the TUI should draw while the answer streams", n, elapsed)
+	}
+}
