@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/keel-dev/keel/tools"
 )
 
 // PlanConfirmer shows a plan to the user before its first side effect
@@ -51,7 +50,7 @@ func (t *task) confirmPlan(ctx context.Context, o *outcome) bool {
 		t.planConfirmed = true
 		return true
 	}
-	msg := fmt.Sprintf("not run: the user reviewed your plan before any change and wants it changed: %s. Update the plan with %s, then go on.", v.Feedback, tools.NameUpdatePlan)
+	msg := fmt.Sprintf("not run: the user reviewed your plan before any change and wants it changed: %s. Update the plan with %s, then go on.", v.Feedback, PlanToolName)
 	o.result.IsError, o.result.Output, o.output = true, msg, msg
 	return false
 }

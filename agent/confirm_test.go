@@ -51,16 +51,14 @@ func TestPlanConfirmation(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := writeTool()
-			sink := &LatePlanSink{}
 			s, srv := newSession(t, llmtest.Rounds(c.rounds...), func(o *Options) {
-				o.Tools = append(o.Tools, w, tools.New(nil, tools.Options{Plans: sink})[7])
+				o.Tools = append(o.Tools, w)
 				o.ConfirmPlan = true
 				o.Discipline.PlanContinue = false
 				if c.confirmer != nil {
 					o.Confirmer = c.confirmer
 				}
 			})
-			sink.Bind(s)
 			evs, st := runTask(t, context.Background(), s, "change things")
 			if st.Reason != c.want || w.calls.Load() != c.writes {
 				t.Fatalf("stop %s (%s), writes %d; want %s, %d", st.Reason, st.Message, w.calls.Load(), c.want, c.writes)

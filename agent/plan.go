@@ -3,7 +3,7 @@ package agent
 import (
 	"time"
 
-	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/discipline"
 )
 
 // Plan statuses.
@@ -14,13 +14,13 @@ const (
 	PlanSuperseded = "superseded"
 )
 
-// Step statuses, as update_plan takes them.
+// Step statuses, as update_plan takes them: discipline's.
 const (
-	StepPending   = tools.StepPending
-	StepActive    = tools.StepActive
-	StepCompleted = tools.StepCompleted
-	StepFailed    = tools.StepFailed
-	StepSkipped   = tools.StepSkipped
+	StepPending   = discipline.StepPending
+	StepActive    = discipline.StepActive
+	StepCompleted = discipline.StepCompleted
+	StepFailed    = discipline.StepFailed
+	StepSkipped   = discipline.StepSkipped
 )
 
 // Plan is the model's plan for the current task, kept through update_plan.

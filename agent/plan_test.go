@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/keel-dev/keel/agent/llmtest"
-	"github.com/keel-dev/keel/tools"
 )
 
 // planCall scripts an update_plan call with steps given as "title=status".
@@ -26,13 +25,9 @@ func planCall(goal string, steps ...string) llmtest.Round {
 
 // planSession is a session whose tools include the real update_plan.
 func planSession(t *testing.T, rounds ...llmtest.Round) (*Session, *llmtest.Server) {
-	sink := &LatePlanSink{}
-	s, srv := newSession(t, llmtest.Rounds(rounds...), func(o *Options) {
-		o.Tools = append(o.Tools, tools.New(nil, tools.Options{Plans: sink})[7])
+	return newSession(t, llmtest.Rounds(rounds...), func(o *Options) {
 		o.Discipline.StallCalls = 0
 	})
-	sink.Bind(s)
-	return s, srv
 }
 
 func TestFourStepPlanCompletes(t *testing.T) {

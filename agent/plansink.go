@@ -1,44 +1,17 @@
 package agent
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/keel-dev/keel/discipline"
-	"github.com/keel-dev/keel/tools"
 )
-
-// planSink receives update_plan calls for a session.
-type planSink struct{ s *Session }
-
-var _ tools.PlanSink = planSink{}
-
-// PlanSink returns the session's receiver for update_plan; cmd/keel hands
-// it to tools.New.
-func (s *Session) PlanSink() tools.PlanSink { return planSink{s} }
-
-// LatePlanSink lets the tools be made before the session that keeps the
-// plan: the tools hold it, and Bind points it at the session.
-type LatePlanSink struct{ s *Session }
-
-// Bind points the sink at s.
-func (l *LatePlanSink) Bind(s *Session) { l.s = s }
-
-// UpdatePlan forwards to the bound session.
-func (l *LatePlanSink) UpdatePlan(ctx context.Context, p tools.PlanUpdate) (string, error) {
-	if l.s == nil {
-		return "", fmt.Errorf("update_plan arrived before the session existed")
-	}
-	return planSink{l.s}.UpdatePlan(ctx, p)
-}
 
 // UpdatePlan replaces the plan's steps. A step newly marked failed
 // supersedes the plan: the attempt goes up and the next request carries a
 // replanning message. When every step is done the plan is completed.
-func (ps planSink) UpdatePlan(_ context.Context, u tools.PlanUpdate) (string, error) {
-	s := ps.s
+func (s *Session) UpdatePlan(u PlanUpdate) string {
 	s.mu.Lock()
 	prev := s.plan.clone()
 	next := mergePlan(prev, u, s.now())
@@ -56,7 +29,7 @@ func (ps planSink) UpdatePlan(_ context.Context, u tools.PlanUpdate) (string, er
 	s.opts.Recorder.plan(snap)
 	s.setState(StatePlanning, "")
 	s.out.send(PlanChanged{Plan: *snap})
-	return reply, nil
+	return reply
 }
 
 // planFailure is a failed step waiting to be turned into a replanning
@@ -69,7 +42,7 @@ type planFailure struct {
 
 // mergePlan builds the next plan from an update. A plan that is no longer
 // active (completed, failed, superseded) is replaced by a new attempt.
-func mergePlan(prev *Plan, u tools.PlanUpdate, now time.Time) *Plan {
+func mergePlan(prev *Plan, u PlanUpdate, now time.Time) *Plan {
 	next := &Plan{Goal: u.Goal, Strategy: u.Strategy, Status: PlanActive, Updated: now}
 	if prev != nil {
 		next.Attempt = prev.Attempt
@@ -126,7 +99,7 @@ func newlyFailed(prev, next *Plan) *Step {
 func countLine(p *Plan) string {
 	c := p.Counts()
 	parts := []string{}
-	for _, k := range []string{StepCompleted, StepActive, StepPending, StepFailed, StepSkipped} {
+	for _, k := range discipline.StepStatuses() {
 		if c[k] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c[k], k))
 		}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -55,7 +56,8 @@ func New(opts Options) *Session {
 	}
 	s.roundSeq = opts.RoundSeq
 	s.histBytes = historyBytes(s.history)
-	s.defs = buildToolDefs(opts.Tools)
+	s.opts.Tools = append(slices.Clone(opts.Tools), s.planTool()) // the session owns update_plan
+	s.defs = buildToolDefs(s.opts.Tools)
 	opts.Recorder.bind(func(text string) { s.out.send(Notice{Text: text}) })
 	return s
 }

@@ -40,7 +40,8 @@ type Read struct {
 	Total   int    // lines in the file
 }
 
-// Plan step statuses as PlanView understands them.
+// Plan step statuses: keel's one declaration of them (the agent's plan,
+// its update_plan tool's schema and the datalog take them from here).
 const (
 	StepPending   = "pending"
 	StepActive    = "active"
@@ -48,6 +49,11 @@ const (
 	StepFailed    = "failed"
 	StepSkipped   = "skipped"
 )
+
+// StepStatuses lists the step statuses in the order a plan shows them.
+func StepStatuses() []string {
+	return []string{StepPending, StepActive, StepCompleted, StepFailed, StepSkipped}
+}
 
 // PlanView is the small view of the model's plan discipline needs.
 type PlanView struct {

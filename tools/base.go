@@ -20,8 +20,20 @@ type typed[P any] struct {
 
 func newTyped[P any](name, desc string, class Class, run func(context.Context, P) (Result, error)) *typed[P] {
 	var zero P
-	return &typed[P]{name: name, desc: desc, class: class, schema: schemaFor(zero), run: run}
+	return &typed[P]{name: name, desc: desc, class: class, schema: schemaFor(zero, nil), run: run}
 }
+
+// NewTool is a tool over a typed params struct, for tools defined outside
+// this package (the agent's update_plan): the schema comes from P's tags,
+// with enums giving the allowed values of fields by JSON name.
+func NewTool[P any](name, desc string, class Class, enums map[string][]string, run func(context.Context, P) (Result, error)) Tool {
+	var zero P
+	return &typed[P]{name: name, desc: desc, class: class, schema: schemaFor(zero, enums), run: run}
+}
+
+// ErrResult is a failure the model can act on, for tools defined outside
+// this package.
+func ErrResult(format string, a ...any) Result { return errResult(format, a...) }
 
 func (t *typed[P]) Name() string            { return t.name }
 func (t *typed[P]) Description() string     { return t.desc }

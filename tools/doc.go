@@ -6,7 +6,6 @@
 //	ts := tools.New(ws, tools.Options{               // every tool, one call
 //		SecretEnvNames: []string{"KEEL_API_KEY"},   // dropped from run_command's env
 //		SecretValues:   []string{apiKey},
-//		Plans:          session,                    // implements PlanSink
 //	})
 //	pol, err := tools.NewPolicy(ws, tools.PolicyOptions{Allow: cfg.Allow, Deny: cfg.Deny, Yolo: yolo})
 //

@@ -150,8 +150,6 @@ func (p *Policy) Decide(tool string, args json.RawMessage) Decision {
 		}
 	}
 	switch {
-	case tool == NameUpdatePlan:
-		return Decision{Verdict: Allow}
 	case class == ReadOnly:
 		return p.decideRead(tool, readPath(tool, a)).pin(tool != NameGlob)
 	case class == Write:
@@ -186,7 +184,7 @@ func deny(format string, a ...any) Decision {
 // builtin are the tools whose arguments the policy reads (paths,
 // commands); any other tool is judged by its name and class alone.
 var builtin = map[string]bool{NameReadFile: true, NameListDir: true, NameGlob: true, NameGrep: true,
-	NameWriteFile: true, NameEditFile: true, NameRunCommand: true, NameUpdatePlan: true}
+	NameWriteFile: true, NameEditFile: true, NameRunCommand: true}
 
 // decideOther judges a tool the policy cannot look into (an MCP
 // server's): deny rules win; read-only ones run; the rest run with

@@ -57,7 +57,7 @@ func TestDecide(t *testing.T) {
 		{"read outside allowed by rule", plain, "read_file", m{"path": filepath.Join(outside, "docs/x.md")}, Allow, "", false},
 		{"bare read rule allows outside", mustPolicy(t, ws, PolicyOptions{Allow: []string{"read_file"}}), "read_file", m{"path": outFile}, Allow, "", false},
 		{"read denied by rule", plain, "read_file", m{"path": "secrets/k.txt"}, Deny, "secrets/**", false},
-		{"plan", none, "update_plan", m{"goal": "g"}, Allow, "", false},
+		{"a tool the policy was not given", none, "update_plan", m{"goal": "g"}, Deny, "unknown tool", false},
 		{"unknown tool", none, "format_disk", m{}, Deny, "unknown tool", false},
 		// writes
 		{"edit asks", none, "edit_file", m{"path": "src/a.go"}, Ask, "edit_file changes src/a.go", false},

@@ -11,8 +11,9 @@ import (
 // description and enum tags, so each tool's schema cannot drift from the
 // struct its Run decodes into. A field is required unless its json tag has
 // omitempty.
-func schemaFor(params any) json.RawMessage {
-	s := typeSchema(reflect.TypeOf(params))
+// enums overrides the allowed values of fields by JSON name.
+func schemaFor(params any, enums map[string][]string) json.RawMessage {
+	s := typeSchema(reflect.TypeOf(params), enums)
 	b, err := json.Marshal(s)
 	if err != nil {
 		panic(fmt.Sprintf("tools: schema for %T: %v", params, err)) // programming error
@@ -20,7 +21,7 @@ func schemaFor(params any) json.RawMessage {
 	return b
 }
 
-func typeSchema(t reflect.Type) map[string]any {
+func typeSchema(t reflect.Type, enums map[string][]string) map[string]any {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -35,14 +36,14 @@ func typeSchema(t reflect.Type) map[string]any {
 	case reflect.Float32, reflect.Float64:
 		return map[string]any{"type": "number"}
 	case reflect.Slice, reflect.Array:
-		return map[string]any{"type": "array", "items": typeSchema(t.Elem())}
+		return map[string]any{"type": "array", "items": typeSchema(t.Elem(), enums)}
 	case reflect.Struct:
-		return structSchema(t)
+		return structSchema(t, enums)
 	}
 	panic(fmt.Sprintf("tools: no schema for kind %s", t.Kind()))
 }
 
-func structSchema(t reflect.Type) map[string]any {
+func structSchema(t reflect.Type, enums map[string][]string) map[string]any {
 	props := map[string]any{}
 	required := []string{}
 	for i := range t.NumField() {
@@ -57,12 +58,15 @@ func structSchema(t reflect.Type) map[string]any {
 		if name == "" {
 			name = f.Name
 		}
-		p := typeSchema(f.Type)
+		p := typeSchema(f.Type, enums)
 		if d := f.Tag.Get("description"); d != "" {
 			p["description"] = d
 		}
 		if e := f.Tag.Get("enum"); e != "" {
 			p["enum"] = strings.Split(e, ",")
+		}
+		if e, ok := enums[name]; ok {
+			p["enum"] = e
 		}
 		props[name] = p
 		if !strings.Contains(opts, "omitempty") {

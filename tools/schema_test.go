@@ -19,7 +19,6 @@ func TestToolContract(t *testing.T) {
 		NameWriteFile:  {"path", "content"},
 		NameEditFile:   {"path", "old_string", "new_string", "replace_all"},
 		NameRunCommand: {"command", "timeout_seconds", "workdir"},
-		NameUpdatePlan: {"goal", "strategy", "steps"},
 	}
 	ws := newTestWS(t, nil)
 	ts := New(ws, Options{})
@@ -51,12 +50,24 @@ func TestToolContract(t *testing.T) {
 	}
 }
 
+// nested is a params struct with a list of objects and an enum.
+type nested struct {
+	Goal  string `json:"goal"`
+	Note  string `json:"note,omitempty"`
+	Items []struct {
+		Kind string `json:"kind" enum:"a,b"`
+	} `json:"items"`
+}
+
 func TestSchemaNested(t *testing.T) {
-	got := string(schemaFor(PlanUpdate{}))
-	for _, s := range []string{`"required":["goal","steps"]`, `"enum":["pending","active","completed","failed","skipped"]`, `"type":"array"`} {
+	got := string(schemaFor(nested{}, nil))
+	for _, s := range []string{`"required":["goal","items"]`, `"enum":["a","b"]`, `"type":"array"`} {
 		if !strings.Contains(got, s) {
 			t.Errorf("schema lacks %s:\n%s", s, got)
 		}
+	}
+	if got := string(schemaFor(nested{}, map[string][]string{"kind": {"x", "y"}})); !strings.Contains(got, `"enum":["x","y"]`) {
+		t.Errorf("an enum given by name does not replace the tag's:\n%s", got)
 	}
 }
 

@@ -1,10 +1,6 @@
 package tools
 
-import (
-	"context"
-
-	"github.com/keel-dev/keel/tools/sandbox"
-)
+import "github.com/keel-dev/keel/tools/sandbox"
 
 // Options configures the tools. They come in as plain values so this
 // package never depends on config or agent.
@@ -23,15 +19,6 @@ type Options struct {
 	// MaxCommandOutput caps run_command output in bytes (head and tail
 	// kept); 0 means 32 KiB.
 	MaxCommandOutput int
-	// Plans receives update_plan calls; nil makes update_plan only validate.
-	Plans PlanSink
-}
-
-// PlanSink is where update_plan sends a validated plan: the agent, which
-// keeps the plan, snapshots it and emits the plan event. The returned text
-// is the tool's output for the model; an error there is a harness failure.
-type PlanSink interface {
-	UpdatePlan(ctx context.Context, p PlanUpdate) (string, error)
 }
 
 // New returns every tool, bound to ws, in the order the model sees them.
@@ -44,7 +31,6 @@ func New(ws *Workspace, opts Options) []Tool {
 		newWriteFile(ws),
 		newEditFile(ws),
 		newRunCommand(ws, opts),
-		newUpdatePlan(opts.Plans),
 	}
 }
 
@@ -67,5 +53,4 @@ const (
 	NameWriteFile  = "write_file"
 	NameEditFile   = "edit_file"
 	NameRunCommand = "run_command"
-	NameUpdatePlan = "update_plan"
 )

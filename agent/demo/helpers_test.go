@@ -34,12 +34,11 @@ func newHarness(t *testing.T, cadence int, mutate func(*agent.Options, *tools.Wo
 	if err != nil {
 		t.Fatal(err)
 	}
-	sink := &agent.LatePlanSink{}
 	pol := policy.Defaults(true)
 	pol.ReflectionCadence = cadence
 	opts := agent.Options{
 		Provider: &Provider{}, ProviderName: Name, Model: Model, ContextWindow: ContextWindow,
-		Tools:      tools.New(ws, tools.Options{Plans: sink}),
+		Tools:      tools.New(ws, tools.Options{}),
 		Discipline: pol,
 		Limits:     agent.Limits{MaxTurns: 30, MaxToolCalls: 40},
 		Workdir:    ws.Root(),
@@ -50,7 +49,6 @@ func newHarness(t *testing.T, cadence int, mutate func(*agent.Options, *tools.Wo
 		mutate(&opts, ws)
 	}
 	s := agent.New(opts)
-	sink.Bind(s)
 	t.Cleanup(s.Close)
 	return &harness{dir: dir, ws: ws, s: s}
 }

@@ -64,8 +64,7 @@ func runSuite(t *testing.T, su suite) suiteRun {
 	}
 	srv := llmtest.Start(t, llmtest.Rounds(su.rounds...))
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "test-key", Model: "fake-model", IdleTimeout: 5 * time.Second})
-	sink := &agent.LatePlanSink{}
-	toolset := tools.New(ws, tools.Options{Plans: sink, Env: suiteEnv()})
+	toolset := tools.New(ws, tools.Options{Env: suiteEnv()})
 	if su.canned != nil {
 		toolset = replaceTool(toolset, cannedCommands(su.canned))
 	}
@@ -76,7 +75,6 @@ func runSuite(t *testing.T, su suite) suiteRun {
 		Discipline:    disciplinePolicy(cfg, true),
 		MaxBacktracks: cfg.Plan.MaxBacktrackAttempts,
 	})
-	sink.Bind(s)
 	t.Cleanup(s.Close)
 	run := suiteRun{srv: srv, dir: ws.Root()}
 	prompts := su.prompts

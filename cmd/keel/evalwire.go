@@ -35,10 +35,9 @@ func (a *app) evalBuilder(m modelChoice) eval.Builder {
 		if ws.Root() != realPath(dir) {
 			return nil, fmt.Errorf("the copy of task %s is not its own workspace (%s is): set TMPDIR to a directory outside any git repository", t.Name, ws.Root())
 		}
-		sink := &agent.LatePlanSink{}
 		runner, _ := sandboxRunner(cfg, ws.Root()) // the notice was printed once
 		toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: m.secrets,
-			Env: childEnv(cfg, os.Environ()), Sandbox: runner, Plans: sink})
+			Env: childEnv(cfg, os.Environ()), Sandbox: runner})
 		policy, err := tools.NewPolicy(ws, tools.PolicyOptions{Allow: t.Allow, Deny: cfg.Permissions.Deny})
 		if err != nil {
 			return nil, usageError(err)
@@ -50,9 +49,9 @@ func (a *app) evalBuilder(m modelChoice) eval.Builder {
 		for _, tl := range toolset {
 			env.Tools = append(env.Tools, tl.Name())
 		}
+		env.Tools = append(env.Tools, agent.PlanToolName)
 		opts.SystemPrompt = agent.SystemPrompt(env)
 		s := agent.New(opts)
-		sink.Bind(s)
 		return s, nil
 	}
 }

@@ -66,10 +66,9 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	if err != nil {
 		return nil, err
 	}
-	sink := &agent.LatePlanSink{}
 	runner, notice := sandboxRunner(cfg, ws.Root())
 	toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: m.secrets,
-		Env: childEnv(cfg, os.Environ()), Sandbox: runner, Plans: sink})
+		Env: childEnv(cfg, os.Environ()), Sandbox: runner})
 	popts := a.policyOptions(cfg, setup)
 	popts.Tools = toolset
 	policy, err := tools.NewPolicy(ws, popts)
@@ -82,6 +81,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	for _, t := range toolset {
 		env.Tools = append(env.Tools, t.Name())
 	}
+	env.Tools = append(env.Tools, agent.PlanToolName) // the session's own
 	opts.SystemPrompt = agent.SystemPrompt(env)
 	rec := datalog.Session{ProjectRoot: ws.Root(), Cwd: cwd, GitBranch: env.GitBranch, Provider: opts.ProviderName, Model: opts.Model, Started: opts.Now()}
 	db, err := a.attachDatalog(ctx, cfg, setup, m.secrets, &opts, rec)
@@ -89,7 +89,6 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 		return nil, err
 	}
 	s := agent.New(opts)
-	sink.Bind(s)
 	b := &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root()}
 	if notice != "" {
 		b.notices = append(b.notices, notice)
