@@ -11,24 +11,18 @@ import (
 
 // provider is the current provider (SetProvider may swap it between rounds).
 func (s *Session) provider() Provider {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.opts.Provider
+	p, _, _ := s.live.current()
+	return p
 }
 
 // SetProvider switches the model for the following rounds (the TUI's
 // /model NAME). A round already streaming finishes on the old one.
-func (s *Session) SetProvider(p Provider, model string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.opts.Provider, s.opts.Model = p, model
-}
+func (s *Session) SetProvider(p Provider, model string) { s.live.setProvider(p, model) }
 
 // Model is the model name the session shows.
 func (s *Session) Model() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.opts.Model
+	_, m, _ := s.live.current()
+	return m
 }
 
 // Compact summarizes the older part of the conversation now (the TUI's

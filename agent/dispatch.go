@@ -260,8 +260,5 @@ func (s *Session) verifies(o *outcome) bool {
 	if o.call.Name != tools.NameRunCommand || o.result.IsError {
 		return false
 	}
-	s.mu.Lock()
-	patterns := s.opts.Discipline.VerifyPatterns
-	s.mu.Unlock()
-	return discipline.IsVerifying(commandOf(o.call.Arguments), patterns)
+	return discipline.IsVerifying(commandOf(o.call.Arguments), s.live.policy().VerifyPatterns)
 }

@@ -10,9 +10,7 @@ import "github.com/keel-dev/keel/discipline"
 // decision itself is taken after the round, by observe.
 func (t *task) midRoundHalt(done []outcome) string {
 	s := t.s
-	s.mu.Lock()
-	pol := s.opts.Discipline
-	s.mu.Unlock()
+	pol := s.live.policy()
 	sum := discipline.RoundSummary{Plan: planView(s.Plan()), ToolCalls: t.toolCalls + len(done),
 		ContextUsed: t.lastPrompt, ContextWindow: s.opts.ContextWindow}
 	for _, o := range done {

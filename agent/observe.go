@@ -27,9 +27,7 @@ type GuardAnswer struct {
 func (t *task) observe(outs []outcome, endedTurn bool) []Intervention {
 	s := t.s
 	sum := t.roundSummary(outs, endedTurn)
-	s.mu.Lock()
-	pol := s.opts.Discipline
-	s.mu.Unlock()
+	pol := s.live.policy()
 	ins, st := discipline.AfterRound(sum, pol, t.discipline)
 	t.discipline = st
 	s.out.send(reportEvent(discipline.Report(st, pol)))
@@ -150,9 +148,7 @@ func (t *task) answerInterventions(text string) {
 // nextCheckpointIn is the number of tool calls until the next cadence
 // checkpoint, or 0 when checkpoints are off.
 func (t *task) nextCheckpointIn() int {
-	t.s.mu.Lock()
-	cadence := t.s.opts.Discipline.ReflectionCadence
-	t.s.mu.Unlock()
+	cadence := t.s.live.policy().ReflectionCadence
 	if cadence <= 0 {
 		return 0
 	}

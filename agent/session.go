@@ -17,7 +17,8 @@ var ErrBusy = errors.New("keel is still working on the previous task; wait for i
 // Session owns one conversation: its history, plan, totals and the
 // goroutine that runs the current task. Consumers read Events.
 type Session struct {
-	opts Options
+	opts Options   // fixed at New
+	live *settings // what /model and /cadence change
 	out  *outbox
 
 	mu        sync.Mutex // guards the fields below
@@ -48,6 +49,7 @@ func New(opts Options) *Session {
 	opts = opts.withDefaults()
 	s := &Session{
 		opts:    opts,
+		live:    newSettings(opts),
 		out:     newOutbox(opts.EventBuffer),
 		history: append([]llm.Message(nil), opts.History...),
 		plan:    opts.Plan.clone(),
@@ -139,9 +141,7 @@ func (s *Session) Plan() *Plan {
 // SetCadence changes the reflection cadence for the rest of the session
 // (the TUI's /cadence N). It takes effect from the next round.
 func (s *Session) SetCadence(n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.opts.Discipline.ReflectionCadence = n
+	s.live.setCadence(n)
 }
 
 // setState records and emits a transition.
