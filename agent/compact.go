@@ -15,29 +15,29 @@ const summaryInstruction = `Summarize the conversation below for your own later 
 // compact_at of the context window, or always when force is set (the
 // server said the context was exceeded). It stops the task when the cap of
 // compactions is reached or there is nothing left to compact.
-func (t *task) compactIfNeeded(ctx context.Context, force bool) (stop, bool) {
+func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 	s := t.s
 	window := s.opts.ContextWindow
 	if !force && (window <= 0 || float64(s.estimateNext(t))/float64(window) < s.opts.Limits.CompactAt) {
-		return stop{}, false
+		return nil
 	}
-	overflow := stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %d compactions; start a new task or raise context_window", t.compactions)}
+	overflow := &stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %d compactions; start a new task or raise context_window", t.compactions)}
 	if t.compactions >= s.opts.Limits.MaxCompactions {
-		return overflow, true
+		return overflow
 	}
 	hist := s.History()
 	cut := compactionCut(hist, s.opts.Limits.KeepRounds)
 	if cut <= 0 {
-		return overflow, true
+		return overflow
 	}
 	t.compactions++
 	s.setState(StateCompacting, fmt.Sprintf("compaction %d of %d", t.compactions, s.opts.Limits.MaxCompactions))
 	summary, err := t.summarize(ctx, hist[:cut])
 	if err != nil {
 		if ctx.Err() != nil {
-			return stop{reason: StopCancelled, message: "cancelled while compacting"}, true
+			return &stop{reason: StopCancelled, message: "cancelled while compacting"}
 		}
-		return stop{reason: StopProviderError, message: "compacting the conversation failed: " + err.Error(), err: err}, true
+		return &stop{reason: StopProviderError, message: "compacting the conversation failed: " + err.Error(), err: err}
 	}
 	kept := append([]llm.Message{{Role: llm.RoleUser, Content: t.compactedPreamble(summary)}}, hist[cut:]...)
 	s.mu.Lock()
@@ -46,7 +46,7 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) (stop, bool) {
 	t.compacted = true
 	t.lastPrompt, t.estAtLast = 0, 0 // sizes of the old history no longer apply
 	s.opts.Recorder.compacted(t, len(hist)-len(kept)+1)
-	return stop{}, false
+	return nil
 }
 
 // estimateNext estimates the next request's prompt tokens: the last

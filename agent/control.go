@@ -46,7 +46,7 @@ func (s *Session) Compact(ctx context.Context) (string, error) {
 	}()
 	hist := s.History()
 	t := &task{s: s, prompt: lastUserPrompt(hist), started: s.now()}
-	if st, stopped := t.compactIfNeeded(ctx, true); stopped {
+	if st := t.compactIfNeeded(ctx, true); st != nil {
 		if st.reason == StopContextOverflow {
 			return "", fmt.Errorf("nothing to compact yet: the conversation is already short")
 		}

@@ -25,6 +25,7 @@ type outcome struct {
 	decision   string // "allow", "deny"
 	target     string // the resolved path the permission check approved (tools.Decision.Target)
 	verified   bool   // a command on the verification list that succeeded
+	denial     string // why the call was refused, for the task's denials
 	duration   time.Duration
 	started    time.Time
 	ran        bool // the tool's Run was called
@@ -68,6 +69,11 @@ func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason 
 		i = j
 	}
 	t.s.appendHistory(toolMessages(outs)...)
+	for _, o := range outs {
+		if o.denial != "" {
+			t.Denials = append(t.Denials, Denial{Tool: o.call.Name, Reason: o.denial})
+		}
+	}
 	t.toolCalls += len(calls)
 	t.s.mu.Lock()
 	t.s.toolTotal += len(calls)

@@ -67,9 +67,9 @@ func (t *task) fire(in discipline.Intervention) Intervention {
 
 // applyDecision acts on the round's decision: plan failures become
 // replanning messages, a halt stops the task, a question goes to the user.
-func (t *task) applyDecision(ctx context.Context) (stop, bool) {
-	if st, ok := t.replanMessages(); ok {
-		return st, true
+func (t *task) applyDecision(ctx context.Context) *stop {
+	if st := t.replanMessages(); st != nil {
+		return st
 	}
 	d := t.decision
 	t.decision = discipline.Decision{}
@@ -77,21 +77,21 @@ func (t *task) applyDecision(ctx context.Context) (stop, bool) {
 		if d.Halt.StopReason != discipline.StopPlanFailed && t.s.failActiveStep(d.Halt.Why) {
 			return t.replanMessages()
 		}
-		return t.haltStop(*d.Halt), true
+		return t.haltStop(*d.Halt)
 	}
 	if d.Ask == nil {
-		return stop{}, false
+		return nil
 	}
 	asker := t.s.opts.Asker
 	if asker == nil {
-		return t.haltStop(*d.Ask), true
+		return t.haltStop(*d.Ask)
 	}
 	ans, err := asker.AskGuard(ctx, t.lastFired(d.Ask))
 	if err != nil || !ans.Continue {
 		if ctx.Err() != nil {
-			return stop{reason: StopCancelled, message: "cancelled at a guard's question"}, true
+			return &stop{reason: StopCancelled, message: "cancelled at a guard's question"}
 		}
-		return t.haltStop(*d.Ask), true
+		return t.haltStop(*d.Ask)
 	}
 	msg := d.Ask.Message
 	if ans.Guidance != "" {
@@ -101,12 +101,12 @@ func (t *task) applyDecision(ctx context.Context) (stop, bool) {
 	if d.Inject != "" {
 		t.pending = append(t.pending, d.Inject)
 	}
-	return stop{}, false
+	return nil
 }
 
 // haltStop is the stop for a guard's halt (or a question the user
 // answered with stop). Stopping with plan_failed marks the plan failed.
-func (t *task) haltStop(in discipline.Intervention) stop {
+func (t *task) haltStop(in discipline.Intervention) *stop {
 	reason := StopReason(in.StopReason)
 	if reason == "" {
 		reason = StopLoopDetected
@@ -114,7 +114,7 @@ func (t *task) haltStop(in discipline.Intervention) stop {
 	if reason == StopPlanFailed {
 		t.s.markPlanFailed()
 	}
-	return stop{reason: reason, message: fmt.Sprintf("keel stopped the task: %s", in.Why)}
+	return &stop{reason: reason, message: fmt.Sprintf("keel stopped the task: %s", in.Why)}
 }
 
 // lastFired finds the agent's record of a discipline intervention.

@@ -60,9 +60,7 @@ func (t *task) deny(o *outcome, by, reason string) {
 	o.result.IsError = true
 	o.result.Output = "permission denied: " + reason
 	o.output = o.result.Output
-	t.s.mu.Lock()
-	t.Denials = append(t.Denials, Denial{Tool: o.call.Name, Reason: reason})
-	t.s.mu.Unlock()
+	o.denial = reason // the task collects it on its own goroutine (runTools)
 }
 
 // decidedBy names who allowed a call the policy let through: read-only

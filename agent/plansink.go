@@ -109,7 +109,7 @@ func countLine(p *Plan) string {
 
 // replanMessages turns failed plans into replanning messages, and stops
 // the task with plan_failed when the attempts are used up.
-func (t *task) replanMessages() (stop, bool) {
+func (t *task) replanMessages() *stop {
 	s := t.s
 	s.mu.Lock()
 	events := s.planEvents
@@ -119,12 +119,12 @@ func (t *task) replanMessages() (stop, bool) {
 		t.failedPlans = append(t.failedPlans, ev.step.Title+": "+ev.step.Note)
 		if max := s.opts.MaxBacktracks; max > 0 && len(t.failedPlans) >= max {
 			s.markPlanFailed()
-			return stop{reason: StopPlanFailed, message: fmt.Sprintf("%d plans failed: %s", len(t.failedPlans), strings.Join(t.failedPlans, "; "))}, true
+			return &stop{reason: StopPlanFailed, message: fmt.Sprintf("%d plans failed: %s", len(t.failedPlans), strings.Join(t.failedPlans, "; "))}
 		}
 		s.setState(StateReplanning, fmt.Sprintf("attempt %d", ev.attempt+1))
 		t.pending = append(t.pending, discipline.ReplanMessage(ev.step.Title, ev.step.Note, t.failedPlans, ev.attempt+1))
 	}
-	return stop{}, false
+	return nil
 }
 
 // failActiveStep marks the active plan's active step failed because a

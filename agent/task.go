@@ -67,25 +67,25 @@ func (s *Session) runTask(ctx context.Context, seq int, prompt string) {
 	s.mu.Unlock()
 	s.opts.Recorder.taskStarted(seq, prompt)
 	st := t.run(ctx)
-	s.finishTask(t, st)
+	s.finishTask(t, *st)
 }
 
 // run is the loop: request, stream, act, observe, until a stop.
-func (t *task) run(ctx context.Context) stop {
+func (t *task) run(ctx context.Context) *stop {
 	t.s.appendHistory(llm.Message{Role: llm.RoleUser, Content: t.prompt})
 	for {
-		if st, ok := t.checkLimits(); ok {
+		if st := t.checkLimits(); st != nil {
 			return st
 		}
-		if st, ok := t.compactIfNeeded(ctx, false); ok {
+		if st := t.compactIfNeeded(ctx, false); st != nil {
 			return st
 		}
-		resp, st, ok := t.round(ctx)
-		if ok {
+		resp, st := t.round(ctx)
+		if st != nil {
 			t.s.opts.Recorder.round(t, resp, nil, nil) // the failed or cancelled round is logged too
 			return st
 		}
-		if st, ok := t.afterResponse(ctx, resp); ok {
+		if st := t.afterResponse(ctx, resp); st != nil {
 			return st
 		}
 	}
@@ -93,38 +93,38 @@ func (t *task) run(ctx context.Context) stop {
 
 // round sends one request and streams the response, handling context
 // overflow by compacting and retrying.
-func (t *task) round(ctx context.Context) (llm.Response, stop, bool) {
+func (t *task) round(ctx context.Context) (llm.Response, *stop) {
 	for {
 		t.flushPending()
 		t.s.setState(StateThinking, "")
 		resp, err := t.stream(ctx)
 		if err == nil {
 			t.ctxRetries = 0
-			return resp, stop{}, false
+			return resp, nil
 		}
 		if ctx.Err() != nil {
 			t.keepPartial(resp)
-			return resp, stop{reason: StopCancelled, message: "cancelled while the model was answering"}, true
+			return resp, &stop{reason: StopCancelled, message: "cancelled while the model was answering"}
 		}
 		var le *llm.Error
 		if errors.As(err, &le) && le.Kind == llm.KindContextLength && t.ctxRetries < 2 {
 			t.ctxRetries++
 			t.rounds-- // the refused request is retried, not a turn of its own
-			if st, ok := t.compactIfNeeded(ctx, true); ok {
-				return resp, st, true
+			if st := t.compactIfNeeded(ctx, true); st != nil {
+				return resp, st
 			}
 			continue
 		}
 		if errors.As(err, &le) && le.Kind == llm.KindContextLength {
-			return resp, stop{reason: StopContextOverflow, message: "the conversation no longer fits the model's context window, even after compacting", err: err}, true
+			return resp, &stop{reason: StopContextOverflow, message: "the conversation no longer fits the model's context window, even after compacting", err: err}
 		}
-		return resp, stop{reason: StopProviderError, message: err.Error(), err: err}, true
+		return resp, &stop{reason: StopProviderError, message: err.Error(), err: err}
 	}
 }
 
 // afterResponse records the answer and either ends the task, or runs the
 // tools it asked for and applies discipline.
-func (t *task) afterResponse(ctx context.Context, resp llm.Response) (stop, bool) {
+func (t *task) afterResponse(ctx context.Context, resp llm.Response) *stop {
 	t.s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: resp.Content, Reasoning: resp.Reasoning, ToolCalls: resp.ToolCalls})
 	t.answerInterventions(resp.Content)
 	if len(resp.ToolCalls) == 0 {
@@ -134,11 +134,11 @@ func (t *task) afterResponse(ctx context.Context, resp llm.Response) (stop, bool
 	outcomes := t.runTools(ctx, resp.ToolCalls, resp.FinishReason)
 	if t.cancelAsked.Load() {
 		t.s.opts.Recorder.round(t, resp, outcomes, nil)
-		return stop{reason: StopCancelled, message: "cancelled when the plan was shown for approval"}, true
+		return &stop{reason: StopCancelled, message: "cancelled when the plan was shown for approval"}
 	}
 	if ctx.Err() != nil {
 		t.s.opts.Recorder.round(t, resp, outcomes, nil)
-		return stop{reason: StopCancelled, message: "cancelled while tools were running"}, true
+		return &stop{reason: StopCancelled, message: "cancelled while tools were running"}
 	}
 	t.s.setState(StateObserving, "")
 	fired := t.observe(outcomes, false)
@@ -148,7 +148,7 @@ func (t *task) afterResponse(ctx context.Context, resp llm.Response) (stop, bool
 
 // endOfTurn handles an answer without tool calls: a length cut gets one
 // continuation; discipline may send the model back to work; else done.
-func (t *task) endOfTurn(ctx context.Context, resp llm.Response) (stop, bool) {
+func (t *task) endOfTurn(ctx context.Context, resp llm.Response) *stop {
 	if t.continued {
 		t.result += resp.Content // the continuation of an answer cut at the output limit
 	} else {
@@ -157,36 +157,36 @@ func (t *task) endOfTurn(ctx context.Context, resp llm.Response) (stop, bool) {
 	if resp.FinishReason == "length" {
 		t.s.opts.Recorder.round(t, resp, nil, nil)
 		if t.continued {
-			return stop{reason: StopCompleted, message: "the answer was cut at the output limit twice; it is shown as far as it got"}, true
+			return &stop{reason: StopCompleted, message: "the answer was cut at the output limit twice; it is shown as far as it got"}
 		}
 		t.continued = true
 		t.pending = append(t.pending, "Your answer was cut off at the output limit. Continue exactly where you stopped.")
-		return stop{}, false
+		return nil
 	}
 	t.s.setState(StateObserving, "")
 	fired := t.observe(nil, true)
 	t.s.opts.Recorder.round(t, resp, nil, fired)
-	if st, ok := t.applyDecision(ctx); ok {
-		return st, true
+	if st := t.applyDecision(ctx); st != nil {
+		return st
 	}
 	if len(t.pending) > 0 {
-		return stop{}, false
+		return nil
 	}
-	return stop{reason: StopCompleted, message: "completed"}, true
+	return &stop{reason: StopCompleted, message: "completed"}
 }
 
 // checkLimits stops the task before a request that would pass a limit.
-func (t *task) checkLimits() (stop, bool) {
+func (t *task) checkLimits() *stop {
 	l := t.s.opts.Limits
 	switch {
 	case l.MaxTurns > 0 && t.rounds >= l.MaxTurns:
-		return stop{reason: StopMaxTurns, message: fmt.Sprintf("stopped after %d LLM rounds (max_turns); %s", t.rounds, t.whereItStands())}, true
+		return &stop{reason: StopMaxTurns, message: fmt.Sprintf("stopped after %d LLM rounds (max_turns); %s", t.rounds, t.whereItStands())}
 	case l.MaxToolCalls > 0 && t.toolCalls >= l.MaxToolCalls:
-		return stop{reason: StopMaxToolCalls, message: fmt.Sprintf("stopped after %d tool calls (max_tool_calls); %s", t.toolCalls, t.whereItStands())}, true
+		return &stop{reason: StopMaxToolCalls, message: fmt.Sprintf("stopped after %d tool calls (max_tool_calls); %s", t.toolCalls, t.whereItStands())}
 	case l.TokenBudget > 0 && t.usage.PromptTokens+t.usage.CompletionTokens >= l.TokenBudget:
-		return stop{reason: StopTokenBudget, message: fmt.Sprintf("stopped after %d tokens (token_budget %d); %s", t.usage.PromptTokens+t.usage.CompletionTokens, l.TokenBudget, t.whereItStands())}, true
+		return &stop{reason: StopTokenBudget, message: fmt.Sprintf("stopped after %d tokens (token_budget %d); %s", t.usage.PromptTokens+t.usage.CompletionTokens, l.TokenBudget, t.whereItStands())}
 	}
-	return stop{}, false
+	return nil
 }
 
 // whereItStands summarises progress for a limit's stop message.

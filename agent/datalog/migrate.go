@@ -16,10 +16,18 @@ import (
 var migrationFS embed.FS
 
 // migration is one embedded schema step; version n is file 000n_*.sql.
+// then, when set, runs after the SQL in the same transaction: data the
+// new schema derives from the old, which SQL alone cannot compute.
 type migration struct {
 	version int
 	name    string
 	sql     string
+	then    func(context.Context, *sql.Tx) error
+}
+
+// migrationSteps are the Go steps of migrations, by version.
+var migrationSteps = map[int]func(context.Context, *sql.Tx) error{
+	6: backfillRecall,
 }
 
 // loadMigrations reads the embedded migrations in version order. The file
@@ -41,7 +49,7 @@ func loadMigrations() ([]migration, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, migration{version: v, name: base, sql: string(b)})
+		out = append(out, migration{version: v, name: base, sql: string(b), then: migrationSteps[v]})
 	}
 	return out, nil
 }
@@ -94,6 +102,11 @@ func applyMigration(ctx context.Context, db *sql.DB, m migration) error {
 	}
 	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 		return err
+	}
+	if m.then != nil {
+		if err := m.then(ctx, tx); err != nil {
+			return err
+		}
 	}
 	// PRAGMA takes no bound parameters; the version is an int we made.
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {

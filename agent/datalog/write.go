@@ -120,14 +120,17 @@ func (db *DB) WriteIntent(ctx context.Context, in Intent) error {
 // totals (as EndSession).
 func (db *DB) EndTask(ctx context.Context, id string, round int, transitions []StateTransition, plans []PlanSnapshot, stopReason string, totals Totals) error {
 	rec := db.red.record(RoundRecord{Round: Round{SessionID: id, Seq: round}, Transitions: transitions, Plans: plans})
-	p := &preparedRound{rec: rec}
 	at := nanos(db.opts.Now())
+	p := &preparedRound{rec: rec, recall: roundDocs(rec, nil, at)}
 	stopReason = db.red.String(stopReason)
 	return db.submit(ctx, "end of a task of session "+id, func(ctx context.Context, tx *wtx) error {
 		if err := p.insertTransitions(ctx, tx); err != nil {
 			return err
 		}
 		if err := p.insertPlans(ctx, tx); err != nil {
+			return err
+		}
+		if err := p.insertRecall(ctx, tx); err != nil {
 			return err
 		}
 		return endSession(ctx, tx, id, at, stopReason, totals)

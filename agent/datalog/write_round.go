@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/keel-dev/keel/agent/llm"
 )
 
 // preparedRound is a RoundRecord made ready for SQL in the caller's
@@ -13,6 +15,7 @@ type preparedRound struct {
 	rec      RoundRecord
 	messages []string
 	bodies   bool
+	recall   []recallDoc // the round's texts for recall, as stored
 }
 
 // WriteRound commits one round with everything it produced in one
@@ -33,13 +36,16 @@ func (db *DB) prepareRound(rec RoundRecord) (*preparedRound, error) {
 		rec.Request, rec.Response = nil, nil // not stored: not worth redacting
 	}
 	p := &preparedRound{rec: db.red.record(rec), bodies: db.opts.CaptureBodies}
+	stored := make([]llm.Message, 0, len(rec.Messages))
 	for _, m := range rec.Messages {
-		b, err := json.Marshal(db.red.message(m))
+		rm := db.red.message(m)
+		b, err := json.Marshal(rm)
 		if err != nil {
 			return nil, fmt.Errorf("encode message for the datalog: %w", err)
 		}
-		p.messages = append(p.messages, string(b))
+		p.messages, stored = append(p.messages, string(b)), append(stored, rm)
 	}
+	p.recall = roundDocs(p.rec, stored, nanos(db.opts.Now()))
 	return p, nil
 }
 
@@ -58,7 +64,7 @@ func (p *preparedRound) insert(ctx context.Context, tx *wtx) error {
 	steps := []func(context.Context, *wtx) error{
 		p.insertRound, p.insertMessages, p.insertToolCalls, p.insertInterventions,
 		p.insertPlans, p.insertTransitions, p.insertFileChanges, p.insertBodies, p.addTotals,
-		p.deleteIntents,
+		p.deleteIntents, p.insertRecall,
 	}
 	for _, step := range steps {
 		if err := step(ctx, tx); err != nil {

@@ -34,6 +34,8 @@ const (
 	stInterventionReply
 	stInsertIntent
 	stDeleteIntents
+	stInsertRecall
+	stInsertRecallPrompt
 	numStmts
 )
 
@@ -79,6 +81,14 @@ var stmtSQL = [numStmts]string{
 	stInsertIntent: `INSERT OR REPLACE INTO call_intents (session_id, round_seq, call_id, name,
 			arguments, started_at) VALUES (?, ?, ?, ?, ?, ?)`,
 	stDeleteIntents: `DELETE FROM call_intents WHERE session_id = ? AND round_seq = ?`,
+	// A document the session has already (same kind and text) is not
+	// added again; a task keeps its first prompt.
+	stInsertRecall: `INSERT INTO recall_docs (session_id, round_seq, task_seq, kind, at, text, scope)
+			SELECT ?1, ?2, ?3, ?4, ?5, ?6, ` + recallScopeSQL + ` WHERE NOT EXISTS (SELECT 1 FROM recall_docs
+			WHERE session_id = ?1 AND kind = ?4 AND text = ?6)`,
+	stInsertRecallPrompt: `INSERT INTO recall_docs (session_id, round_seq, task_seq, kind, at, text, scope)
+			SELECT ?1, ?2, ?3, ?4, ?5, ?6, ` + recallScopeSQL + ` WHERE NOT EXISTS (SELECT 1 FROM recall_docs
+			WHERE session_id = ?1 AND kind = ?4 AND task_seq = ?3)`,
 }
 
 // wtx is the write transaction an op runs in.
