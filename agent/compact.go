@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -22,31 +23,48 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 		return nil
 	}
 	overflow := &stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %d compactions; start a new task or raise context_window", t.compactions)}
-	if t.compactions >= s.opts.Limits.MaxCompactions {
-		return overflow
-	}
-	hist := s.History()
-	cut := compactionCut(hist, s.opts.Limits.KeepRounds)
-	if cut <= 0 {
+	if t.compactions >= s.opts.Limits.MaxCompactions || compactionCut(s.History(), s.opts.Limits.KeepRounds) <= 0 {
 		return overflow
 	}
 	t.compactions++
 	s.setState(StateCompacting, fmt.Sprintf("compaction %d of %d", t.compactions, s.opts.Limits.MaxCompactions))
-	summary, err := t.summarize(ctx, hist[:cut])
-	if err != nil {
-		if ctx.Err() != nil {
-			return &stop{reason: StopCancelled, message: "cancelled while compacting"}
-		}
+	usage, err := s.compactHistory(ctx, t.prompt)
+	t.usage = t.usage.Add(usage)
+	switch {
+	case errors.Is(err, errNothingToCompact):
+		return overflow
+	case err != nil && ctx.Err() != nil:
+		return &stop{reason: StopCancelled, message: "cancelled while compacting"}
+	case err != nil:
 		return &stop{reason: StopProviderError, message: "compacting the conversation failed: " + err.Error(), err: err}
 	}
-	kept := append([]llm.Message{{Role: llm.RoleUser, Content: t.compactedPreamble(summary)}}, hist[cut:]...)
+	t.compacted = true
+	t.lastPrompt, t.estAtLast = 0, 0 // sizes of the old history no longer apply
+	return nil
+}
+
+// errNothingToCompact: the history is only its last round.
+var errNothingToCompact = errors.New("nothing to compact yet: the conversation is already short")
+
+// compactHistory replaces the older part of the history with a summary
+// the model writes, keeping the last rounds verbatim, and returns the
+// summary's token usage. prompt is the task the summary restates.
+func (s *Session) compactHistory(ctx context.Context, prompt string) (llm.Usage, error) {
+	hist := s.History()
+	cut := compactionCut(hist, s.opts.Limits.KeepRounds)
+	if cut <= 0 {
+		return llm.Usage{}, errNothingToCompact
+	}
+	summary, usage, err := s.summarize(ctx, hist[:cut])
+	if err != nil {
+		return usage, err
+	}
+	kept := append([]llm.Message{{Role: llm.RoleUser, Content: s.compactedPreamble(prompt, summary)}}, hist[cut:]...)
 	s.mu.Lock()
 	s.history, s.histBytes = kept, historyBytes(kept)
 	s.mu.Unlock()
-	t.compacted = true
-	t.lastPrompt, t.estAtLast = 0, 0 // sizes of the old history no longer apply
-	s.opts.Recorder.compacted(t, len(hist)-len(kept)+1)
-	return nil
+	s.opts.Recorder.compacted(len(hist) - len(kept) + 1)
+	return usage, nil
 }
 
 // estimateNext estimates the next request's prompt tokens: the last
@@ -84,29 +102,28 @@ func compactionCut(hist []llm.Message, keep int) int {
 }
 
 // summarize asks the model for a summary of msgs, without tools.
-func (t *task) summarize(ctx context.Context, msgs []llm.Message) (string, error) {
+func (s *Session) summarize(ctx context.Context, msgs []llm.Message) (string, llm.Usage, error) {
 	req := llm.Request{
 		Messages: []llm.Message{
 			{Role: llm.RoleSystem, Content: summaryInstruction},
 			{Role: llm.RoleUser, Content: transcript(msgs)},
 		},
-		MaxOutputTokens: t.s.opts.MaxOutputTokens,
+		MaxOutputTokens: s.opts.MaxOutputTokens,
 	}
-	resp, err := t.s.provider().Stream(ctx, req, nil, func(Retrying) {})
+	resp, err := s.provider().Stream(ctx, req, nil, func(Retrying) {})
 	if err != nil {
-		return "", err
+		return "", llm.Usage{}, err
 	}
-	t.usage = t.usage.Add(resp.Usage)
-	t.s.addUsage(resp.Usage)
-	return resp.Content, nil
+	s.addUsage(resp.Usage)
+	return resp.Content, resp.Usage, nil
 }
 
 // compactedPreamble opens the compacted history: the summary, the task,
 // and the current plan (project instructions stay in the system prompt).
-func (t *task) compactedPreamble(summary string) string {
+func (s *Session) compactedPreamble(prompt, summary string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[keel compacted the earlier conversation to fit the context window.]\n\nThe task: %s\n\nSummary of the work so far:\n%s\n", t.prompt, strings.TrimSpace(summary))
-	if p := t.s.Plan(); p != nil {
+	fmt.Fprintf(&b, "[keel compacted the earlier conversation to fit the context window.]\n\nThe task: %s\n\nSummary of the work so far:\n%s\n", prompt, strings.TrimSpace(summary))
+	if p := s.Plan(); p != nil {
 		data, _ := json.Marshal(p)
 		fmt.Fprintf(&b, "\nThe current plan (keep it up to date with update_plan):\n%s\n", data)
 	}

@@ -45,12 +45,12 @@ func (s *Session) Compact(ctx context.Context) (string, error) {
 		s.setState(StateIdle, "")
 	}()
 	hist := s.History()
-	t := &task{s: s, prompt: lastUserPrompt(hist), started: s.now()}
-	if st := t.compactIfNeeded(ctx, true); st != nil {
-		if st.reason == StopContextOverflow {
-			return "", fmt.Errorf("nothing to compact yet: the conversation is already short")
+	s.setState(StateCompacting, "on request")
+	if _, err := s.compactHistory(ctx, lastUserPrompt(hist)); err != nil {
+		if errors.Is(err, errNothingToCompact) {
+			return "", err
 		}
-		return "", errors.New(st.message)
+		return "", fmt.Errorf("compacting the conversation failed: %w", err)
 	}
 	return fmt.Sprintf("compacted %d messages into a summary; %d remain", len(hist), len(s.History())), nil
 }

@@ -182,7 +182,7 @@ func (r *Recorder) intent(round int, call llm.ToolCall, started time.Time) {
 }
 
 // compacted notes that the history was replaced.
-func (r *Recorder) compacted(*task, int) {
+func (r *Recorder) compacted(int) {
 	if r == nil {
 		return
 	}
