@@ -22,14 +22,14 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 	if !force && (window <= 0 || float64(s.estimateNext(t))/float64(window) < s.opts.Limits.CompactAt) {
 		return nil
 	}
-	overflow := &stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %d compactions; start a new task or raise context_window", t.compactions)}
-	if t.compactions >= s.opts.Limits.MaxCompactions || compactionCut(s.History(), s.opts.Limits.KeepRounds) <= 0 {
+	overflow := &stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %d compactions; start a new task or raise context_window", t.compaction.compactions)}
+	if t.compaction.compactions >= s.opts.Limits.MaxCompactions || compactionCut(s.History(), s.opts.Limits.KeepRounds) <= 0 {
 		return overflow
 	}
-	t.compactions++
-	s.setState(StateCompacting, fmt.Sprintf("compaction %d of %d", t.compactions, s.opts.Limits.MaxCompactions))
+	t.compaction.compactions++
+	s.setState(StateCompacting, fmt.Sprintf("compaction %d of %d", t.compaction.compactions, s.opts.Limits.MaxCompactions))
 	usage, err := s.compactHistory(ctx, t.prompt)
-	t.usage = t.usage.Add(usage)
+	t.limits.usage = t.limits.usage.Add(usage)
 	switch {
 	case errors.Is(err, errNothingToCompact):
 		return overflow
@@ -38,8 +38,8 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 	case err != nil:
 		return &stop{reason: StopProviderError, message: "compacting the conversation failed: " + err.Error(), err: err}
 	}
-	t.compacted = true
-	t.lastPrompt, t.estAtLast = 0, 0 // sizes of the old history no longer apply
+	t.compaction.compacted = true
+	t.compaction.lastPrompt, t.compaction.estAtLast = 0, 0 // sizes of the old history no longer apply
 	return nil
 }
 
@@ -72,10 +72,10 @@ func (s *Session) compactHistory(ctx context.Context, prompt string) (llm.Usage,
 // at 4 bytes a token.
 func (s *Session) estimateNext(t *task) int {
 	est := s.estimateTokens()
-	if t.lastPrompt == 0 {
+	if t.compaction.lastPrompt == 0 {
 		return est
 	}
-	return t.lastPrompt + max(est-t.estAtLast, 0)
+	return t.compaction.lastPrompt + max(est-t.compaction.estAtLast, 0)
 }
 
 // compactionCut is the index where the verbatim tail starts: the last

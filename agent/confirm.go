@@ -25,29 +25,29 @@ type PlanVerdict struct {
 // a result telling the model why.
 func (t *task) confirmPlan(ctx context.Context, o *outcome) bool {
 	s := t.s
-	if !s.opts.ConfirmPlan || t.planConfirmed || s.readOnly(o.call.Name) {
+	if !s.opts.ConfirmPlan || t.plan.planConfirmed || s.readOnly(o.call.Name) {
 		return true
 	}
 	s.mu.Lock()
-	touched := s.planSeq != t.planSeqAtStart
+	touched := s.planSeq != t.plan.planSeqAtStart
 	s.mu.Unlock()
 	plan := s.Plan()
 	if plan == nil || !touched {
 		return true // no plan for this task: nothing to confirm
 	}
 	if s.opts.Confirmer == nil {
-		t.planConfirmed = true
+		t.plan.planConfirmed = true
 		s.out.send(Notice{Text: "plan confirmation is on, but nobody can answer in headless mode: the plan was approved as it is"})
 		return true
 	}
 	v, err := s.opts.Confirmer.ConfirmPlan(ctx, *plan)
 	switch {
 	case err != nil || v.Cancel:
-		t.cancelAsked.Store(err == nil)
+		t.plan.cancelAsked.Store(err == nil)
 		o.setCancelled()
 		return false
 	case v.Approve:
-		t.planConfirmed = true
+		t.plan.planConfirmed = true
 		return true
 	}
 	msg := fmt.Sprintf("not run: the user reviewed your plan before any change and wants it changed: %s. Update the plan with %s, then go on.", v.Feedback, PlanToolName)

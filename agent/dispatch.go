@@ -42,7 +42,7 @@ type outcome struct {
 func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason string) []outcome {
 	outs := make([]outcome, len(calls))
 	t.s.opts.Recorder.beforeTools(t.s.opts.Workdir, t.seq) // the session and its task are on disk before anything runs
-	budget := t.s.opts.Limits.MaxToolCalls - t.toolCalls
+	budget := t.s.opts.Limits.MaxToolCalls - t.limits.toolCalls
 	for i, c := range calls {
 		outs[i].call = c
 		switch {
@@ -74,7 +74,7 @@ func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason 
 			t.Denials = append(t.Denials, Denial{Tool: o.call.Name, Reason: o.denial})
 		}
 	}
-	t.toolCalls += len(calls)
+	t.limits.toolCalls += len(calls)
 	t.s.mu.Lock()
 	t.s.toolTotal += len(calls)
 	t.s.mu.Unlock()
@@ -109,7 +109,7 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 		s.out.send(ToolFinished{CallID: o.call.ID, Name: o.call.Name, Args: o.call.Arguments, Output: o.output,
 			IsError: o.result.IsError, Denied: o.denied, DenyReason: denyReason(o), Diff: o.result.Diff, ExitCode: o.result.ExitCode, Duration: o.duration})
 	}()
-	if ctx.Err() != nil || t.cancelAsked.Load() {
+	if ctx.Err() != nil || t.plan.cancelAsked.Load() {
 		o.setCancelled()
 		return
 	}

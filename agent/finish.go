@@ -13,7 +13,7 @@ func (s *Session) finishTask(t *task, st stop) {
 	plan := s.plan.clone()
 	s.mu.Unlock()
 	sum := TaskSummary{
-		Turns: t.rounds, ToolCalls: t.toolCalls, Usage: t.usage, CostUSD: cost,
+		Turns: t.limits.rounds, ToolCalls: t.limits.toolCalls, Usage: t.limits.usage, CostUSD: cost,
 		Duration: s.now().Sub(t.started), Interventions: t.Interventions, Denials: t.Denials, Plan: plan,
 	}
 	s.opts.Recorder.taskEnded(s, st, sum)

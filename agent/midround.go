@@ -11,8 +11,8 @@ import "github.com/keel-dev/keel/discipline"
 func (t *task) midRoundHalt(done []outcome) string {
 	s := t.s
 	pol := s.live.policy()
-	sum := discipline.RoundSummary{Plan: planView(s.Plan()), ToolCalls: t.toolCalls + len(done),
-		ContextUsed: t.lastPrompt, ContextWindow: s.opts.ContextWindow}
+	sum := discipline.RoundSummary{Plan: planView(s.Plan()), ToolCalls: t.limits.toolCalls + len(done),
+		ContextUsed: t.compaction.lastPrompt, ContextWindow: s.opts.ContextWindow}
 	for _, o := range done {
 		if o.skip == "" {
 			sum.Calls = append(sum.Calls, callSummary(o))

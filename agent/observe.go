@@ -32,13 +32,13 @@ func (t *task) observe(outs []outcome, endedTurn bool) []Intervention {
 	t.discipline = st
 	s.out.send(reportEvent(discipline.Report(st, pol)))
 	d := discipline.Decide(ins)
-	t.decision = d
+	t.checkpoints.decision = d
 	fired := make([]Intervention, 0, len(d.Shown))
 	for _, in := range d.Shown {
 		fired = append(fired, t.fire(in))
 	}
 	if d.Halt == nil && d.Ask == nil && d.Inject != "" {
-		t.pending = append(t.pending, d.Inject)
+		t.checkpoints.pending = append(t.checkpoints.pending, d.Inject)
 	}
 	return fired
 }
@@ -57,7 +57,7 @@ func (t *task) fire(in discipline.Intervention) Intervention {
 	}
 	out := Intervention{Seq: seq, Kind: string(in.Kind), AtToolCall: in.AtToolCall, Why: in.Why, Message: msg, Action: string(in.Action), Figures: in.Figures}
 	if in.Kind == discipline.KindReflection {
-		t.awaiting = append(t.awaiting, seq)
+		t.checkpoints.awaiting = append(t.checkpoints.awaiting, seq)
 		s.setState(StateReflecting, in.Why)
 	}
 	t.Interventions = append(t.Interventions, out)
@@ -71,8 +71,8 @@ func (t *task) applyDecision(ctx context.Context) *stop {
 	if st := t.replanMessages(); st != nil {
 		return st
 	}
-	d := t.decision
-	t.decision = discipline.Decision{}
+	d := t.checkpoints.decision
+	t.checkpoints.decision = discipline.Decision{}
 	if d.Halt != nil {
 		if d.Halt.StopReason != discipline.StopPlanFailed && t.s.failActiveStep(d.Halt.Why) {
 			return t.replanMessages()
@@ -97,9 +97,9 @@ func (t *task) applyDecision(ctx context.Context) *stop {
 	if ans.Guidance != "" {
 		msg += "\n\nThe user's guidance: " + ans.Guidance
 	}
-	t.pending = append(t.pending, msg)
+	t.checkpoints.pending = append(t.checkpoints.pending, msg)
 	if d.Inject != "" {
-		t.pending = append(t.pending, d.Inject)
+		t.checkpoints.pending = append(t.checkpoints.pending, d.Inject)
 	}
 	return nil
 }
@@ -130,10 +130,10 @@ func (t *task) lastFired(in *discipline.Intervention) Intervention {
 // answerInterventions attaches the model's first text after a checkpoint
 // to the checkpoint.
 func (t *task) answerInterventions(text string) {
-	if text == "" || len(t.awaiting) == 0 {
+	if text == "" || len(t.checkpoints.awaiting) == 0 {
 		return
 	}
-	for _, seq := range t.awaiting {
+	for _, seq := range t.checkpoints.awaiting {
 		for i := range t.Interventions {
 			if t.Interventions[i].Seq == seq {
 				t.Interventions[i].Reply = text
@@ -142,7 +142,7 @@ func (t *task) answerInterventions(text string) {
 		t.s.opts.Recorder.reply(seq, text)
 		t.s.out.send(InterventionAnswered{Seq: seq, Text: text})
 	}
-	t.awaiting = nil
+	t.checkpoints.awaiting = nil
 }
 
 // nextCheckpointIn is the number of tool calls until the next cadence
@@ -152,7 +152,7 @@ func (t *task) nextCheckpointIn() int {
 	if cadence <= 0 {
 		return 0
 	}
-	return max(discipline.NextCheckpointAt(t.discipline.LastReflectionAt(), cadence)-t.toolCalls, 0)
+	return max(discipline.NextCheckpointAt(t.discipline.LastReflectionAt(), cadence)-t.limits.toolCalls, 0)
 }
 
 // commandOf extracts run_command's command line from its arguments.

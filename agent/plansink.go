@@ -116,13 +116,13 @@ func (t *task) replanMessages() *stop {
 	s.planEvents = nil
 	s.mu.Unlock()
 	for _, ev := range events {
-		t.failedPlans = append(t.failedPlans, ev.step.Title+": "+ev.step.Note)
-		if max := s.opts.MaxBacktracks; max > 0 && len(t.failedPlans) >= max {
+		t.plan.failedPlans = append(t.plan.failedPlans, ev.step.Title+": "+ev.step.Note)
+		if max := s.opts.MaxBacktracks; max > 0 && len(t.plan.failedPlans) >= max {
 			s.markPlanFailed()
-			return &stop{reason: StopPlanFailed, message: fmt.Sprintf("%d plans failed: %s", len(t.failedPlans), strings.Join(t.failedPlans, "; "))}
+			return &stop{reason: StopPlanFailed, message: fmt.Sprintf("%d plans failed: %s", len(t.plan.failedPlans), strings.Join(t.plan.failedPlans, "; "))}
 		}
 		s.setState(StateReplanning, fmt.Sprintf("attempt %d", ev.attempt+1))
-		t.pending = append(t.pending, discipline.ReplanMessage(ev.step.Title, ev.step.Note, t.failedPlans, ev.attempt+1))
+		t.checkpoints.pending = append(t.checkpoints.pending, discipline.ReplanMessage(ev.step.Title, ev.step.Note, t.plan.failedPlans, ev.attempt+1))
 	}
 	return nil
 }

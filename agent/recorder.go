@@ -276,10 +276,10 @@ func (r *Recorder) report(err error) {
 func (t *task) roundRow(resp llm.Response, prices *Prices) datalog.Round {
 	return datalog.Round{
 		SessionID: t.s.ID(), Seq: t.s.currentRound(), TaskSeq: t.seq,
-		RequestMessages: t.reqMessages, RequestTokens: t.lastPrompt,
+		RequestMessages: t.inFlight.reqMessages, RequestTokens: t.compaction.lastPrompt,
 		FirstToken: resp.FirstToken, Duration: resp.Duration, FinishReason: resp.FinishReason,
 		TokensIn: resp.Usage.PromptTokens, TokensOut: resp.Usage.CompletionTokens, TokensCached: resp.Usage.CachedTokens,
-		Cost: prices.Cost(resp.Usage), Retries: t.roundRetries, Started: t.roundStarted,
+		Cost: prices.Cost(resp.Usage), Retries: t.inFlight.roundRetries, Started: t.inFlight.roundStarted,
 	}
 }
 

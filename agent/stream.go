@@ -21,18 +21,18 @@ func (t *task) stream(ctx context.Context) (llm.Response, error) {
 		MaxOutputTokens: s.opts.MaxOutputTokens,
 		Capture:         s.opts.CaptureBodies,
 	}
-	t.lastPrompt = s.estimateTokens()
-	t.estAtLast = t.lastPrompt
-	t.reqMessages = len(req.Messages)
-	t.roundRetries = 0
-	t.roundStarted = s.now()
-	t.rounds++
+	t.compaction.lastPrompt = s.estimateTokens()
+	t.compaction.estAtLast = t.compaction.lastPrompt
+	t.inFlight.reqMessages = len(req.Messages)
+	t.inFlight.roundRetries = 0
+	t.inFlight.roundStarted = s.now()
+	t.limits.rounds++
 	s.mu.Lock()
 	s.roundSeq++
 	s.mu.Unlock()
 	onDelta := func(d llm.Delta) {
-		if t.retried {
-			t.retried = false // the retried answer is streaming: no longer waiting
+		if t.inFlight.retried {
+			t.inFlight.retried = false // the retried answer is streaming: no longer waiting
 			s.setState(StateThinking, "")
 		}
 		s.forwardDelta(d)
@@ -58,8 +58,8 @@ func (s *Session) forwardDelta(d llm.Delta) {
 }
 
 func (t *task) onRetry(r Retrying) {
-	t.roundRetries++
-	t.retried = true
+	t.inFlight.roundRetries++
+	t.inFlight.retried = true
 	t.s.out.send(AnswerRestarted{Reason: r.Err})
 	t.s.out.send(r)
 	t.s.setState(StateRetrying, retryDetail(r))
@@ -72,14 +72,14 @@ func (t *task) account(resp llm.Response) {
 	s := t.s
 	u := resp.Usage
 	if !resp.UsageKnown {
-		u = llm.Usage{PromptTokens: t.lastPrompt, CompletionTokens: (len(resp.Content) + len(resp.Reasoning) + toolCallBytes(resp.ToolCalls)) / 4}
+		u = llm.Usage{PromptTokens: t.compaction.lastPrompt, CompletionTokens: (len(resp.Content) + len(resp.Reasoning) + toolCallBytes(resp.ToolCalls)) / 4}
 	} else {
-		t.lastPrompt = u.PromptTokens
+		t.compaction.lastPrompt = u.PromptTokens
 	}
-	t.usage = t.usage.Add(u)
+	t.limits.usage = t.limits.usage.Add(u)
 	total, cost := s.addUsage(u)
 	s.out.send(RoundFinished{Seq: s.currentRound(), FinishReason: resp.FinishReason, Usage: u, FirstToken: resp.FirstToken, Duration: resp.Duration})
-	s.out.send(UsageUpdated{Round: u, Task: t.usage, Session: total, ContextTokens: t.lastPrompt, ContextWindow: s.opts.ContextWindow, CostUSD: cost, ToolCalls: t.toolCalls, NextCheckpointIn: t.nextCheckpointIn()})
+	s.out.send(UsageUpdated{Round: u, Task: t.limits.usage, Session: total, ContextTokens: t.compaction.lastPrompt, ContextWindow: s.opts.ContextWindow, CostUSD: cost, ToolCalls: t.limits.toolCalls, NextCheckpointIn: t.nextCheckpointIn()})
 }
 
 // costPtr returns the session cost, or nil when no price is configured.

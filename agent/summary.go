@@ -16,15 +16,15 @@ func (t *task) roundSummary(outs []outcome, endedTurn bool) discipline.RoundSumm
 		Calls:         make([]discipline.ToolCall, 0, len(outs)),
 		EndedTurn:     endedTurn,
 		Plan:          planView(t.s.Plan()),
-		Compacted:     t.compacted,
-		ToolCalls:     t.toolCalls,
-		ContextUsed:   t.lastPrompt,
+		Compacted:     t.compaction.compacted,
+		ToolCalls:     t.limits.toolCalls,
+		ContextUsed:   t.compaction.lastPrompt,
 		ContextWindow: t.s.opts.ContextWindow,
 	}
 	if endedTurn {
 		sum.Text = t.result // the answer (with its continuation after a length cut)
 	}
-	t.compacted = false
+	t.compaction.compacted = false
 	for _, o := range outs {
 		if o.skip != "" {
 			continue // never ran: nothing for the guards to judge

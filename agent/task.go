@@ -14,34 +14,59 @@ import (
 // task is one user prompt being worked on: the counters its limits and
 // discipline look at. It lives on the task goroutine only.
 type task struct {
-	s              *Session
-	seq            int
-	prompt         string
-	started        time.Time
-	rounds         int
-	toolCalls      int
-	usage          llm.Usage
-	discipline     discipline.State
-	pending        []string // messages injected before the next request
-	compactions    int
-	ctxRetries     int
-	continued      bool // the one "continue" after finish_reason length was used
-	result         string
-	lastPrompt     int                 // prompt tokens of the last request
-	retried        bool                // a retry is waiting; its first delta returns the state to thinking
-	estAtLast      int                 // our own estimate of the last request, to measure what was added since
-	reqMessages    int                 // messages in the current round's request
-	roundRetries   int                 // provider retries in the current round
-	roundStarted   time.Time           // when the current round's request left
-	compacted      bool                // a compaction happened since the last round summary
-	awaiting       []int               // seqs of checkpoints waiting for the model's answer
-	failedPlans    []string            // failed steps of this task's superseded plans
-	planSeqAtStart int                 // the session's plan version when the task began
-	planConfirmed  bool                // the user approved this task's plan (plan.confirm)
-	cancelAsked    atomic.Bool         // the user cancelled the task from the plan dialog
-	decision       discipline.Decision // the last round's, until applied
-	Interventions  []Intervention
-	Denials        []Denial
+	s             *Session
+	seq           int
+	prompt        string
+	started       time.Time
+	limits        taskLimits      // what max_turns, max_tool_calls and token_budget count
+	compaction    taskCompaction  // compactions and the sizes that decide them
+	inFlight      taskRound       // the round in flight
+	checkpoints   taskCheckpoints // messages for the next request and the decision they came from
+	plan          taskPlan        // failed plans and the plan's confirmation
+	discipline    discipline.State
+	continued     bool // the one "continue" after finish_reason length was used
+	result        string
+	Interventions []Intervention
+	Denials       []Denial
+}
+
+// taskLimits are the figures the task's limits are checked against.
+type taskLimits struct {
+	rounds    int
+	toolCalls int
+	usage     llm.Usage
+}
+
+// taskCompaction tracks compaction within the task.
+type taskCompaction struct {
+	compactions int
+	ctxRetries  int  // requests refused for context length and retried after compacting
+	compacted   bool // a compaction happened since the last round summary
+	lastPrompt  int  // prompt tokens of the last request
+	estAtLast   int  // our own estimate of the last request, to measure what was added since
+}
+
+// taskRound is what the current round has done so far.
+type taskRound struct {
+	reqMessages  int       // messages in the request
+	roundRetries int       // provider retries
+	roundStarted time.Time // when the request left
+	retried      bool      // a retry is waiting; its first delta returns the state to thinking
+}
+
+// taskCheckpoints are the interventions waiting to reach the model.
+type taskCheckpoints struct {
+	pending  []string            // messages injected before the next request
+	awaiting []int               // seqs of checkpoints waiting for the model's answer
+	decision discipline.Decision // the last round's, until applied
+}
+
+// taskPlan is the task's side of the plan.
+type taskPlan struct {
+	failedPlans    []string    // failed steps of this task's superseded plans
+	planSeqAtStart int         // the session's plan version when the task began
+	planConfirmed  bool        // the user approved this task's plan (plan.confirm)
+	cancelAsked    atomic.Bool // the user cancelled the task from the plan dialog
 }
 
 // Denial is a tool call the permission gate refused.
@@ -61,7 +86,7 @@ type stop struct {
 func (s *Session) runTask(ctx context.Context, seq int, prompt string) {
 	t := &task{s: s, seq: seq, prompt: prompt, started: s.now()}
 	s.mu.Lock()
-	t.planSeqAtStart = s.planSeq
+	t.plan.planSeqAtStart = s.planSeq
 	s.planEvents = nil // failures of an earlier, cancelled task are not this task's
 	t.discipline = discipline.NewTask(s.taskDiscipline)
 	s.mu.Unlock()
@@ -99,7 +124,7 @@ func (t *task) round(ctx context.Context) (llm.Response, *stop) {
 		t.s.setState(StateThinking, "")
 		resp, err := t.stream(ctx)
 		if err == nil {
-			t.ctxRetries = 0
+			t.compaction.ctxRetries = 0
 			return resp, nil
 		}
 		if ctx.Err() != nil {
@@ -107,9 +132,9 @@ func (t *task) round(ctx context.Context) (llm.Response, *stop) {
 			return resp, &stop{reason: StopCancelled, message: "cancelled while the model was answering"}
 		}
 		var le *llm.Error
-		if errors.As(err, &le) && le.Kind == llm.KindContextLength && t.ctxRetries < 2 {
-			t.ctxRetries++
-			t.rounds-- // the refused request is retried, not a turn of its own
+		if errors.As(err, &le) && le.Kind == llm.KindContextLength && t.compaction.ctxRetries < 2 {
+			t.compaction.ctxRetries++
+			t.limits.rounds-- // the refused request is retried, not a turn of its own
 			if st := t.compactIfNeeded(ctx, true); st != nil {
 				return resp, st
 			}
@@ -132,7 +157,7 @@ func (t *task) afterResponse(ctx context.Context, resp llm.Response) *stop {
 	}
 	t.s.setState(StateActing, "")
 	outcomes := t.runTools(ctx, resp.ToolCalls, resp.FinishReason)
-	if t.cancelAsked.Load() {
+	if t.plan.cancelAsked.Load() {
 		t.s.opts.Recorder.round(t, resp, outcomes, nil)
 		return &stop{reason: StopCancelled, message: "cancelled when the plan was shown for approval"}
 	}
@@ -160,7 +185,7 @@ func (t *task) endOfTurn(ctx context.Context, resp llm.Response) *stop {
 			return &stop{reason: StopCompleted, message: "the answer was cut at the output limit twice; it is shown as far as it got"}
 		}
 		t.continued = true
-		t.pending = append(t.pending, "Your answer was cut off at the output limit. Continue exactly where you stopped.")
+		t.checkpoints.pending = append(t.checkpoints.pending, "Your answer was cut off at the output limit. Continue exactly where you stopped.")
 		return nil
 	}
 	t.s.setState(StateObserving, "")
@@ -169,7 +194,7 @@ func (t *task) endOfTurn(ctx context.Context, resp llm.Response) *stop {
 	if st := t.applyDecision(ctx); st != nil {
 		return st
 	}
-	if len(t.pending) > 0 {
+	if len(t.checkpoints.pending) > 0 {
 		return nil
 	}
 	return &stop{reason: StopCompleted, message: "completed"}
@@ -179,12 +204,12 @@ func (t *task) endOfTurn(ctx context.Context, resp llm.Response) *stop {
 func (t *task) checkLimits() *stop {
 	l := t.s.opts.Limits
 	switch {
-	case l.MaxTurns > 0 && t.rounds >= l.MaxTurns:
-		return &stop{reason: StopMaxTurns, message: fmt.Sprintf("stopped after %d LLM rounds (max_turns); %s", t.rounds, t.whereItStands())}
-	case l.MaxToolCalls > 0 && t.toolCalls >= l.MaxToolCalls:
-		return &stop{reason: StopMaxToolCalls, message: fmt.Sprintf("stopped after %d tool calls (max_tool_calls); %s", t.toolCalls, t.whereItStands())}
-	case l.TokenBudget > 0 && t.usage.PromptTokens+t.usage.CompletionTokens >= l.TokenBudget:
-		return &stop{reason: StopTokenBudget, message: fmt.Sprintf("stopped after %d tokens (token_budget %d); %s", t.usage.PromptTokens+t.usage.CompletionTokens, l.TokenBudget, t.whereItStands())}
+	case l.MaxTurns > 0 && t.limits.rounds >= l.MaxTurns:
+		return &stop{reason: StopMaxTurns, message: fmt.Sprintf("stopped after %d LLM rounds (max_turns); %s", t.limits.rounds, t.whereItStands())}
+	case l.MaxToolCalls > 0 && t.limits.toolCalls >= l.MaxToolCalls:
+		return &stop{reason: StopMaxToolCalls, message: fmt.Sprintf("stopped after %d tool calls (max_tool_calls); %s", t.limits.toolCalls, t.whereItStands())}
+	case l.TokenBudget > 0 && t.limits.usage.PromptTokens+t.limits.usage.CompletionTokens >= l.TokenBudget:
+		return &stop{reason: StopTokenBudget, message: fmt.Sprintf("stopped after %d tokens (token_budget %d); %s", t.limits.usage.PromptTokens+t.limits.usage.CompletionTokens, l.TokenBudget, t.whereItStands())}
 	}
 	return nil
 }
@@ -193,7 +218,7 @@ func (t *task) checkLimits() *stop {
 func (t *task) whereItStands() string {
 	p := t.s.Plan()
 	if p == nil || len(p.Steps) == 0 {
-		return fmt.Sprintf("%d tool calls made, no plan recorded", t.toolCalls)
+		return fmt.Sprintf("%d tool calls made, no plan recorded", t.limits.toolCalls)
 	}
 	c := p.Counts()
 	return fmt.Sprintf("plan %q: %d of %d steps completed", p.Goal, c[StepCompleted], len(p.Steps))
@@ -202,14 +227,14 @@ func (t *task) whereItStands() string {
 // flushPending moves injected messages into the history, merged into one
 // user message so a round carries at most one.
 func (t *task) flushPending() {
-	if len(t.pending) == 0 {
+	if len(t.checkpoints.pending) == 0 {
 		return
 	}
-	msg := t.pending[0]
-	for _, p := range t.pending[1:] {
+	msg := t.checkpoints.pending[0]
+	for _, p := range t.checkpoints.pending[1:] {
 		msg += "\n\n" + p
 	}
-	t.pending = nil
+	t.checkpoints.pending = nil
 	t.s.appendHistory(llm.Message{Role: llm.RoleUser, Content: msg})
 }
 
