@@ -180,10 +180,6 @@ func (c *Config) Source(key string) Source {
 	return Source{Kind: FromDefault}
 }
 
-// Files lists the configuration files that were read, lowest precedence
-// first.
-func (c *Config) Files() []string { return append([]string(nil), c.files...) }
-
 // DatalogPath is the datalog database file: datalog.path when set, else
 // keel.db under $XDG_DATA_HOME/keel (default ~/.local/share/keel). It is
 // "" when none of datalog.path, XDG_DATA_HOME and HOME is set.

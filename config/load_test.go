@@ -210,9 +210,6 @@ func TestConfigFileOnly(t *testing.T) {
 	if c.Model != "env" || c.MaxToolCalls != 7 {
 		t.Errorf("env and flags must still apply over --config: model=%q max_tool_calls=%d", c.Model, c.MaxToolCalls)
 	}
-	if got := c.Files(); !reflect.DeepEqual(got, []string{only}) {
-		t.Errorf("Files() = %v", got)
-	}
 	if got := SearchPaths(opts); !reflect.DeepEqual(got, []string{only}) {
 		t.Errorf("SearchPaths() = %v", got)
 	}
@@ -258,8 +255,8 @@ func TestNoHome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.DatalogPath() != "" || len(c.Files()) != 0 {
-		t.Errorf("without HOME: DatalogPath %q, files %v", c.DatalogPath(), c.Files())
+	if c.DatalogPath() != "" {
+		t.Errorf("without HOME: DatalogPath %q", c.DatalogPath())
 	}
 	want := []string{filepath.Join(cwd, ".keel", "config.toml")}
 	if got := SearchPaths(LoadOptions{Cwd: cwd, Getenv: fakeEnv{}.get}); !reflect.DeepEqual(got, want) {

@@ -5,19 +5,12 @@ import (
 	"strings"
 )
 
-// ReflectionPrompt renders the scheduled checkpoint sent to the model
-// after delta tool calls. It is framed as routine, not as a fault, names
-// no tool or ecosystem, states the facts of the stretch (act) and the
-// plan, carries the reflection report, and asks three questions in order:
-// restate the task; what the calls proved or ruled out; the next concrete
-// output and its distance. It ends by asking the model to act now when it
-// knows enough, because "what next?" alone invites more reading.
-func ReflectionPrompt(delta int, act Activity, plan PlanView, rep ReflectionReport) string {
-	return reflectionPrompt(delta, act, plan, rep, nil)
-}
-
-// reflectionPrompt is ReflectionPrompt with the round's other findings
-// stated before the questions, one line each.
+// reflectionPrompt is the checkpoint message, action-biased: facts of the
+// last calls and the plan, the round's other findings (one line each),
+// then three questions: restate the task; what the calls proved or ruled
+// out; the next concrete output and its distance. It ends by asking the
+// model to act now when it knows enough, because "what next?" alone
+// invites more reading.
 func reflectionPrompt(delta int, act Activity, plan PlanView, rep ReflectionReport, notes []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[Checkpoint: a routine pause every few tool calls; nothing is wrong.]\n")

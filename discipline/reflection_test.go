@@ -12,11 +12,11 @@ func samplePrompt(delta int) string {
 	act := Activity{Calls: delta, Reads: 6, FilesRead: []string{"/w/src/a.txt", "/w/src/b.txt"}, Edits: 1, FilesChanged: []string{"/w/src/a.txt"}, Commands: 2, CommandsFailed: 1, Failed: 1}
 	plan := PlanView{Goal: "g", Steps: []PlanStep{{"survey", StepCompleted}, {"change", StepActive}, {"check", StepPending}}}
 	rep := ReflectionReport{HasPlan: true, CompletedSince: []string{"survey"}, Stalled: []StalledStep{{"change", 7}}, Tools: []ToolRate{{"edit_file", 4, 6}}, ContextUsed: 52000, ContextWindow: 128000}
-	return ReflectionPrompt(delta, act, plan, rep)
+	return reflectionPrompt(delta, act, plan, rep, nil)
 }
 
 func TestReflectionPrompt(t *testing.T) {
-	for _, msg := range []string{samplePrompt(12), ReflectionPrompt(12, Activity{}, PlanView{}, ReflectionReport{})} {
+	for _, msg := range []string{samplePrompt(12), reflectionPrompt(12, Activity{}, PlanView{}, ReflectionReport{}, nil)} {
 		lower := strings.ToLower(msg)
 		if !strings.Contains(msg, "12") {
 			t.Errorf("prompt lacks the delta: %s", msg)

@@ -96,9 +96,6 @@ func (r ReflectionReport) Lines() []string {
 	return out
 }
 
-// String renders the report as lines, for the plan panel footer.
-func (r ReflectionReport) String() string { return strings.Join(r.Lines(), "\n") }
-
 // countTool records one call in the per-tool success rates.
 func (s *State) countTool(c ToolCall) {
 	if s.tools == nil {

@@ -27,8 +27,8 @@ func TestReport(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Report =\n%+v\nwant\n%+v", got, want)
 	}
-	if s := got.String(); s == "" || got.Tools[0].String() != "edit_file 1/3" {
-		t.Errorf("rendering: %q, %q", s, got.Tools[0].String())
+	if lines := got.Lines(); len(lines) == 0 || got.Tools[0].String() != "edit_file 1/3" {
+		t.Errorf("rendering: %q, %q", lines, got.Tools[0].String())
 	}
 }
 

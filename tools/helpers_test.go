@@ -85,3 +85,13 @@ func wantOutput(t testing.TB, res Result, isErr bool, subs ...string) {
 		}
 	}
 }
+
+// Lookup returns the tool called name from ts.
+func Lookup(ts []Tool, name string) (Tool, bool) {
+	for _, t := range ts {
+		if t.Name() == name {
+			return t, true
+		}
+	}
+	return nil, false
+}

@@ -178,20 +178,6 @@ func readDirAt(dir string) ([]fs.DirEntry, error) {
 	return fs.ReadDir(r.FS(), ".")
 }
 
-// readBelow reads the file p through root, opened at base (p is below
-// it); with no root it reads p through its own checked directory.
-func readBelow(root *os.Root, base, p string) ([]byte, error) {
-	if root == nil {
-		data, _, err := readAt(p, 0)
-		return data, err
-	}
-	rel, err := filepath.Rel(base, p)
-	if err != nil {
-		return nil, err
-	}
-	return root.ReadFile(rel)
-}
-
 // openChecked opens the file abs through its checked directory.
 func openChecked(abs string) (*os.File, error) {
 	r, err := openDir(filepath.Dir(abs))

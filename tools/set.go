@@ -34,16 +34,6 @@ func New(ws *Workspace, opts Options) []Tool {
 	}
 }
 
-// Lookup returns the tool called name from ts.
-func Lookup(ts []Tool, name string) (Tool, bool) {
-	for _, t := range ts {
-		if t.Name() == name {
-			return t, true
-		}
-	}
-	return nil, false
-}
-
 // Names of the tools, for rules and prompts.
 const (
 	NameReadFile   = "read_file"

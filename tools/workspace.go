@@ -137,16 +137,6 @@ func Version(content []byte) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// FileVersion is the Version of the file at path now, for reads the agent
-// detects in run_command (cat, sed -n, ...).
-func FileVersion(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("file version %s: %w", path, err)
-	}
-	return Version(b), nil
-}
-
 // MarkRead records that keel showed (or wrote) abs with content version v.
 func (w *Workspace) MarkRead(abs, v string) {
 	w.mu.Lock()

@@ -78,21 +78,6 @@ func TestInGitDir(t *testing.T) {
 	}
 }
 
-func TestFileVersion(t *testing.T) {
-	ws := newTestWS(t, map[string]string{"a": "one"})
-	p := filepath.Join(ws.Root(), "a")
-	v1, err := FileVersion(p)
-	must(t, err)
-	writeTestFile(t, p, "two")
-	v2, _ := FileVersion(p)
-	if v1 == v2 || v1 != Version([]byte("one")) {
-		t.Errorf("versions %s %s", v1, v2)
-	}
-	if _, err := FileVersion(filepath.Join(ws.Root(), "missing")); err == nil {
-		t.Error("no error for a missing file")
-	}
-}
-
 func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {

@@ -58,19 +58,6 @@ func (e *NewerSchemaError) Error() string {
 		"it was written by a newer keel, so it is open read-only: upgrade keel to log to it", e.Path, e.Found, e.Latest)
 }
 
-// DefaultPath returns $XDG_DATA_HOME/keel/keel.db, or
-// ~/.local/share/keel/keel.db when XDG_DATA_HOME is unset.
-func DefaultPath(env func(string) string) string {
-	if d := env("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "keel", "keel.db")
-	}
-	home := env("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	return filepath.Join(home, ".local", "share", "keel", "keel.db")
-}
-
 // Open opens (creating if needed) the datalog at path and migrates it.
 func Open(path string, opts Options) (*DB, error) {
 	if opts.BusyTimeout <= 0 {

@@ -157,22 +157,6 @@ func TestOpenBadPath(t *testing.T) {
 	}
 }
 
-func TestDefaultPath(t *testing.T) {
-	tests := []struct {
-		env  map[string]string
-		want string
-	}{
-		{map[string]string{"XDG_DATA_HOME": "/x", "HOME": "/h"}, "/x/keel/keel.db"},
-		{map[string]string{"HOME": "/h"}, "/h/.local/share/keel/keel.db"},
-		{map[string]string{"XDG_DATA_HOME": "rel", "HOME": "/h"}, "/h/.local/share/keel/keel.db"},
-	}
-	for _, tt := range tests {
-		if got := DefaultPath(func(k string) string { return tt.env[k] }); got != tt.want {
-			t.Errorf("DefaultPath(%v) = %s, want %s", tt.env, got, tt.want)
-		}
-	}
-}
-
 func TestRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t, Options{CaptureBodies: true})

@@ -88,17 +88,6 @@ func goFiles(n int) map[string]string {
 	return m
 }
 
-// withFiles merges workspaces.
-func withFiles(ms ...map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, m := range ms {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // goSource is a Go file of n lines with a function every ten lines.
 func goSource(n int) string {
 	var b strings.Builder

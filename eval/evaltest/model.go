@@ -19,9 +19,6 @@ const (
 	Wanderer Kind = "wanderer"
 )
 
-// Kinds lists every kind, the good one first.
-func Kinds() []Kind { return []Kind{Good, Rereader, Retrier, Wanderer} }
-
 // Model is a scripted model of one kind for the bundled suite. It keeps
 // no state and is safe for concurrent use.
 type Model struct {

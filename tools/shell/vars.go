@@ -30,9 +30,6 @@ var bashSettings = map[string]bool{"PATH": true, "IFS": true, "BASH_ENV": true, 
 	"PROMPT_COMMAND": true, "SHELLOPTS": true, "BASHOPTS": true, "CDPATH": true, "GLOBIGNORE": true, "HOME": true,
 	"FUNCNEST": true, "BASH_XTRACEFD": true, "EXECIGNORE": true, "BASH_COMPAT": true, "POSIXLY_CORRECT": true}
 
-// SafeEnvName reports a variable a program may be given without risk.
-func SafeEnvName(name string) bool { return safeEnvNames[name] }
-
 var lowerName = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 
 // safeShellVar reports a variable a script may set for itself (x=1 with
