@@ -44,7 +44,7 @@ func TestCancelMidToolGivesEveryCallAResult(t *testing.T) {
 	if err := s.Submit(ctx, "run"); err != nil {
 		t.Fatal(err)
 	}
-	<-started
+	await(t, started, "the tool to start")
 	cancel()
 	_, st := collect(t, s)
 	if st.Reason != StopCancelled {
@@ -77,7 +77,7 @@ func TestSubmitWhileRunningIsBusy(t *testing.T) {
 	if err := s.Submit(context.Background(), "one"); err != nil {
 		t.Fatal(err)
 	}
-	<-started
+	await(t, started, "the tool to start")
 	if err := s.Submit(context.Background(), "two"); err != ErrBusy {
 		t.Errorf("second submit = %v, want ErrBusy", err)
 	}

@@ -137,3 +137,14 @@ func benchSession(srv *llmtest.Server) *Session {
 		Discipline: pol,
 	})
 }
+
+// await waits for ch to close or deliver; the deadline only keeps a
+// broken test from hanging (it fails it instead).
+func await[T any](t *testing.T, ch <-chan T, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}

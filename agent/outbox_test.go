@@ -36,7 +36,7 @@ func TestOutboxMergesDeltasWhenFullAndKeepsOrder(t *testing.T) {
 	drain()
 	done := make(chan struct{})
 	go func() { o.send(TaskStopped{}); close(done) }()
-	<-done
+	await(t, done, "the blocked send")
 	drain()
 	want := "state text:a text:bcd stopped"
 	if s := strings.Join(got, " "); s != want {
@@ -50,5 +50,5 @@ func TestOutboxCloseReleasesBlockedSends(t *testing.T) {
 	done := make(chan struct{})
 	go func() { o.send(TaskStopped{}); close(done) }()
 	o.close()
-	<-done
+	await(t, done, "the blocked send")
 }

@@ -62,7 +62,7 @@ func TestLastTransitionIsRecorded(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.cancel {
-				<-started
+				await(t, started, "the tool to start")
 				s.Cancel()
 			}
 			_, st := collect(t, s)

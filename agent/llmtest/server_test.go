@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/keel-dev/keel/agent/llmtest"
 )
@@ -189,9 +190,17 @@ func TestServerCloseReleasesHangs(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	<-started
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the request never arrived")
+	}
 	srv.Close() // must return although the round hangs
-	<-done
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the client never returned after Close")
+	}
 	srv.Close() // idempotent
 	if r := srv.Requests()[0]; r.FinishedAt.IsZero() {
 		t.Error("hanging request has no FinishedAt after Close")

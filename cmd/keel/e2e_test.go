@@ -280,3 +280,12 @@ var (
 	goEnvOnce sync.Once
 	goEnvVals map[string]string
 )
+
+// TestMain removes the binary keelBinary built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin != "" {
+		os.RemoveAll(filepath.Dir(builtBin))
+	}
+	os.Exit(code)
+}
