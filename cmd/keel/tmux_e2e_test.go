@@ -70,6 +70,17 @@ func (tm *tmux) waitFor(texts ...string) string {
 	}
 }
 
+// exited waits for keel's pane to close; the deadline only keeps a broken
+// run from hanging.
+func (tm *tmux) exited(within time.Duration) bool {
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if !tm.alive() {
+			return true
+		}
+	}
+	return false
+}
+
 func (tm *tmux) alive() bool {
 	return exec.Command("tmux", "has-session", "-t", tm.session).Run() == nil
 }
@@ -102,13 +113,9 @@ func TestTUIEndToEndInTmux(t *testing.T) {
 	tm.waitFor("cancelled")
 
 	tm.keys("C-c")
-	time.Sleep(200 * time.Millisecond)
+	tm.waitFor("again to quit") // the first ctrl+c was taken
 	tm.keys("C-c")
-	deadline := time.Now().Add(10 * time.Second)
-	for tm.alive() && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
-	if tm.alive() {
+	if !tm.exited(10 * time.Second) {
 		t.Fatalf("keel did not quit on ctrl+c twice:\n%s", tm.screen())
 	}
 	assertLogged(t, home, dir, "make main print hello")
