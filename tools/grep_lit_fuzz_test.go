@@ -27,6 +27,12 @@ func FuzzLineMatcher(f *testing.F) {
 		{`[Hh]andler [0-9]{2}`, "Handler 12\nhANDLER 12\n"},
 		{`(?s)a.b`, "a\nb\naxb\n"},
 		{`\bnil\b`, "nil\nnils\n(nil)"},
+		{`[A-Z]{3}[0-9]{3}`, "ABC123\nab123\nXABC1234\n"},
+		{`^[a-z]*$|^$`, "abc\n\nAb\n"},
+		{`(?i)[a-z]\d$`, "x1\nK9\n\u212a9\nx1y\n"},
+		{`.+\z|\A.`, "a\n\n"},
+		{`\A`, "0\n"}, // the DFA's start state already matches
+		{`[^a-z]{2,}`, "ab\n12\né\xff\n"},
 	} {
 		f.Add(s[0], s[1])
 	}
@@ -36,6 +42,7 @@ func FuzzLineMatcher(f *testing.F) {
 			return
 		}
 		m := newLineMatcher(re)
+		dfa := newLineDFA(pattern)
 		var sc matchScratch
 		got := m.lines([]byte(text), &sc, len(text)+1)
 		lines := strings.SplitAfter(text, "\n")
@@ -45,6 +52,9 @@ func FuzzLineMatcher(f *testing.F) {
 		var want []int
 		for i, l := range lines {
 			line := strings.TrimSuffix(l, "\n")
+			if dfa != nil && dfa.matchLine([]byte(line)) != re.MatchString(line) {
+				t.Fatalf("pattern %q on line %q: the DFA says %v", pattern, line, !re.MatchString(line))
+			}
 			if re.MatchString(line) {
 				want = append(want, i+1)
 				if m.find != nil && m.find.next([]byte(line), 0, m.find.reset(nil)) < 0 {

@@ -16,13 +16,15 @@ type lineMatcher struct {
 	find  *finder        // nil: no required literal
 	pure  bool           // a line holding a literal matches: no regexp needed
 	also  []*finder      // a candidate line lacking one's literals cannot match
-	whole *regexp.Regexp // (?m) pattern; nil when it could miss a line (\A, \z)
+	dfa   bool           // a lineDFA can run the pattern: it checks candidates, or every line when there is no literal
+	whole *regexp.Regexp // no literal nor DFA: the (?m) pattern; nil when it could miss a line (\A, \z)
 }
 
 // matchScratch is one searcher's reusable state.
 type matchScratch struct {
 	st   findState
 	line findState // for also, one line at a time
+	dfa  *lineDFA  // this searcher's own, built on first use
 	hits []lineSpan
 }
 
@@ -37,6 +39,9 @@ func newLineMatcher(re *regexp.Regexp) *lineMatcher {
 	}
 	for _, set := range also {
 		m.also = append(m.also, newFinder(set))
+	}
+	if m.dfa = newLineDFA(re.String()) != nil; m.dfa && m.find == nil {
+		return m
 	}
 	if expr := "(?m)" + re.String(); !textAnchored(expr) {
 		m.whole, _ = regexp.Compile(expr)
@@ -64,6 +69,12 @@ func textAnchored(expr string) bool {
 // lines returns the matching lines of data, at most limit.
 func (m *lineMatcher) lines(data []byte, sc *matchScratch, limit int) []lineSpan {
 	sc.hits = sc.hits[:0]
+	if m.dfa && sc.dfa == nil {
+		sc.dfa = newLineDFA(m.re.String())
+	}
+	if m.dfa && m.find == nil {
+		return m.dfaLines(data, sc, limit)
+	}
 	if m.find != nil {
 		sc.st = m.find.reset(sc.st)
 	}
@@ -78,12 +89,32 @@ func (m *lineMatcher) lines(data []byte, sc *matchScratch, limit int) []lineSpan
 		if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
 			end = at + i
 		}
-		if m.pure || m.mayMatch(data[start:end], sc) && m.re.Match(data[start:end]) {
+		if m.pure || m.mayMatch(data[start:end], sc) && m.verify(data[start:end], sc) {
 			num += bytes.Count(data[counted:start], []byte{'\n'})
 			counted = start
 			sc.hits = append(sc.hits, lineSpan{num, start, end})
 		}
 		pos = end + 1
+	}
+	return sc.hits
+}
+
+// verify reports whether a candidate line matches the pattern.
+func (m *lineMatcher) verify(line []byte, sc *matchScratch) bool {
+	if sc.dfa != nil {
+		return sc.dfa.matchLine(line)
+	}
+	return m.re.Match(line)
+}
+
+// dfaLines runs each line of data through the searcher's lineDFA.
+func (m *lineMatcher) dfaLines(data []byte, sc *matchScratch, limit int) []lineSpan {
+	for start, num := 0, 1; start < len(data) && len(sc.hits) < limit; num++ {
+		end := lineEnd(data, start)
+		if sc.dfa.matchLine(data[start:end]) {
+			sc.hits = append(sc.hits, lineSpan{num, start, end})
+		}
+		start = end + 1
 	}
 	return sc.hits
 }
