@@ -164,14 +164,8 @@ func denyReason(o *outcome) string {
 // lookup finds the tool a call names and checks its arguments are a JSON
 // object. On failure it returns the message the model gets.
 func (s *Session) lookup(c llm.ToolCall) (tools.Tool, string) {
-	var tool tools.Tool
-	for _, t := range s.opts.Tools {
-		if t.Name() == c.Name {
-			tool = t
-			break
-		}
-	}
-	if tool == nil {
+	tool, ok := tools.Find(s.opts.Tools, c.Name) // a tools.Group's member too
+	if !ok {
 		return nil, fmt.Sprintf("error: there is no tool named %q. Available tools: %s.", c.Name, strings.Join(s.toolNames(), ", "))
 	}
 	args := strings.TrimSpace(c.Arguments)
@@ -186,8 +180,9 @@ func (s *Session) lookup(c llm.ToolCall) (tools.Tool, string) {
 }
 
 func (s *Session) toolNames() []string {
-	names := make([]string, 0, len(s.opts.Tools))
-	for _, t := range s.opts.Tools {
+	ts := tools.Expand(s.opts.Tools)
+	names := make([]string, 0, len(ts))
+	for _, t := range ts {
 		names = append(names, t.Name())
 	}
 	sort.Strings(names)
@@ -195,20 +190,24 @@ func (s *Session) toolNames() []string {
 }
 
 func (s *Session) readOnly(name string) bool {
-	for _, t := range s.opts.Tools {
-		if t.Name() == name {
-			return t.Class() == tools.ReadOnly
-		}
-	}
-	return false
+	t, ok := tools.Find(s.opts.Tools, name)
+	return ok && t.Class() == tools.ReadOnly
 }
 
-// toolDefs describes the tools to the model; the set is fixed for a
-// session, so it is built once (in New).
-func (s *Session) toolDefs() []llm.ToolDef { return s.defs }
+// toolDefs describes the tools to the model. The set is fixed for a
+// session, so it is built once (in New), unless it holds a tools.Group
+// (MCP servers' tools): then each request offers the members it has now.
+func (s *Session) toolDefs() []llm.ToolDef {
+	if tools.HasGroup(s.opts.Tools) {
+		return buildToolDefs(s.opts.Tools)
+	}
+	return s.defs
+}
 
-// buildToolDefs describes tools to the model.
+// buildToolDefs describes tools to the model, each group's members in its
+// place.
 func buildToolDefs(ts []tools.Tool) []llm.ToolDef {
+	ts = tools.Expand(ts)
 	defs := make([]llm.ToolDef, 0, len(ts))
 	for _, t := range ts {
 		defs = append(defs, llm.ToolDef{Name: t.Name(), Description: t.Description(), Parameters: t.Schema()})

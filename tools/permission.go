@@ -74,6 +74,7 @@ type Policy struct {
 	allow   []rule
 	deny    []rule
 	classes map[string]Class // each tool's own Class(): declared once, by the tool
+	groups  []Group          // tools known only while the session runs (MCP servers')
 
 	mu     sync.Mutex
 	grants []Grant
@@ -88,6 +89,10 @@ func NewPolicy(ws *Workspace, opts PolicyOptions) (*Policy, error) {
 		ts = New(ws, Options{})
 	}
 	for _, t := range ts {
+		if g, ok := t.(Group); ok {
+			p.groups = append(p.groups, g)
+			continue
+		}
 		p.classes[t.Name()] = t.Class()
 	}
 	var errs []error
@@ -136,7 +141,7 @@ type callArgs struct {
 // win; destructive commands ask unless yolo; then yolo, allow rules and
 // session grants allow; reads inside the workspace always run.
 func (p *Policy) Decide(tool string, args json.RawMessage) Decision {
-	class, ok := p.classes[tool]
+	class, ok := p.classOf(tool)
 	if !ok {
 		return Decision{Verdict: Deny, Reason: fmt.Sprintf("unknown tool %q", tool)}
 	}
@@ -191,7 +196,7 @@ var builtin = map[string]bool{NameReadFile: true, NameListDir: true, NameGlob: t
 // --yolo or a rule naming the tool, else ask, offering a grant for it.
 func (p *Policy) decideOther(tool string, class Class) Decision {
 	for _, r := range p.deny {
-		if r.tool == tool {
+		if r.names(tool) {
 			return deny("denied by the rule %q", r.raw)
 		}
 	}
@@ -199,7 +204,7 @@ func (p *Policy) decideOther(tool string, class Class) Decision {
 		return Decision{Verdict: Allow}
 	}
 	for _, r := range p.allow {
-		if r.tool == tool {
+		if r.names(tool) {
 			return Decision{Verdict: Allow}
 		}
 	}

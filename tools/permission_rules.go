@@ -16,6 +16,7 @@ type rule struct {
 	pattern string   // "" matches every call of tool
 	words   []string // run_command: the pattern's words, each a glob; a last "*" matches any rest
 	path    string   // file tools: resolved path glob
+	group   bool     // names a Group's tools: tool is a name that may hold *
 }
 
 // parseRule reads "tool" or "tool:pattern". "tool:" with nothing after
@@ -24,6 +25,9 @@ func (p *Policy) parseRule(s string) (rule, error) {
 	ws := p.ws
 	tool, pattern, hasColon := strings.Cut(strings.TrimSpace(s), ":")
 	tool, pattern = strings.TrimSpace(tool), strings.TrimSpace(pattern)
+	if p.inGroup(tool) {
+		return groupRule(s, tool, hasColon)
+	}
 	if _, ok := p.classes[tool]; !ok {
 		return rule{}, fmt.Errorf("permission rule %q: unknown tool %q", s, tool)
 	}
