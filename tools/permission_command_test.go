@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"github.com/keel-dev/keel/internal/testdir"
 	"os"
 	"path/filepath"
 	"strings"
@@ -235,20 +236,7 @@ func TestEmptyCommandPatternIsAnError(t *testing.T) {
 
 // nonTempDir is a directory outside the workspace and outside the temp
 // directory, removed after the test.
-func nonTempDir(t *testing.T) string {
-	t.Helper()
-	d, err := os.MkdirTemp(outsideParent(t), ".keel-test-outside-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	abs, err := filepath.Abs(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	abs, _ = filepath.EvalSymlinks(abs)
-	return abs
-}
+func nonTempDir(t *testing.T) string { return testdir.Outside(t) }
 
 func TestHostileGitConfigAsks(t *testing.T) {
 	tests := []struct {
@@ -329,23 +317,4 @@ func TestProtectedFilesAskForFileTools(t *testing.T) {
 			}
 		}
 	}
-}
-
-// outsideParent is a writable directory outside every temp directory:
-// the package's own when the checkout is not under one, else the home
-// directory.
-func outsideParent(t *testing.T) string {
-	t.Helper()
-	tmp, _ := filepath.EvalSymlinks(os.TempDir())
-	for _, d := range []string{".", os.Getenv("HOME")} {
-		abs, err := filepath.Abs(d)
-		if err != nil || d == "" {
-			continue
-		}
-		if real, err := filepath.EvalSymlinks(abs); err == nil && !strings.HasPrefix(real+"/", tmp+"/") && !strings.HasPrefix(real+"/", "/tmp/") {
-			return abs
-		}
-	}
-	t.Skip("no writable directory outside the temp directories")
-	return ""
 }

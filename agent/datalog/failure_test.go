@@ -38,20 +38,7 @@ func TestWritesSurviveOutages(t *testing.T) {
 			}
 			return func() {}
 		}, false},
-		{"locked", func(t *testing.T, db *DB) func() {
-			other := rawDB(t, db.path)
-			conn, err := other.Conn(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := conn.ExecContext(context.Background(), `BEGIN EXCLUSIVE`); err != nil {
-				t.Fatal(err)
-			}
-			return func() {
-				conn.ExecContext(context.Background(), `ROLLBACK`)
-				conn.Close()
-			}
-		}, true},
+		{"locked", func(t *testing.T, db *DB) func() { return lockDB(t, db.path) }, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/keel-dev/keel/internal/testdir"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,19 +90,7 @@ func TestCommandLeavesNothingAndSeesNoKey(t *testing.T) {
 
 // outsideDir is a directory outside the workspace and outside every
 // directory the sandbox leaves writable (temp dirs are).
-func outsideDir(t *testing.T) string {
-	t.Helper()
-	d, err := os.MkdirTemp(outsideParent(t), ".keel-test-outside-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	abs, err := filepath.Abs(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
+func outsideDir(t *testing.T) string { return testdir.Outside(t) }
 
 func writeUserConfig(t *testing.T, home, body string) {
 	t.Helper()
@@ -125,23 +114,4 @@ func processesNamed(name string) []string {
 		}
 	}
 	return out
-}
-
-// outsideParent is a writable directory outside every temp directory:
-// the package's own when the checkout is not under one, else the home
-// directory.
-func outsideParent(t *testing.T) string {
-	t.Helper()
-	tmp, _ := filepath.EvalSymlinks(os.TempDir())
-	for _, d := range []string{".", os.Getenv("HOME")} {
-		abs, err := filepath.Abs(d)
-		if err != nil || d == "" {
-			continue
-		}
-		if real, err := filepath.EvalSymlinks(abs); err == nil && !strings.HasPrefix(real+"/", tmp+"/") && !strings.HasPrefix(real+"/", "/tmp/") {
-			return abs
-		}
-	}
-	t.Skip("no writable directory outside the temp directories")
-	return ""
 }
