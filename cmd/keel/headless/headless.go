@@ -60,11 +60,7 @@ func (h Headless) Run(ctx context.Context, s *agent.Session, prompt string) (age
 func (h Headless) finish(enc *json.Encoder, s *agent.Session, st agent.TaskStopped) error {
 	switch h.Format {
 	case FormatJSON, FormatStreamJSON:
-		res := NewResult(s.ID(), st)
-		if h.Format == FormatStreamJSON {
-			res.Type = "result"
-		}
-		return enc.Encode(res)
+		return enc.Encode(NewResult(s.ID(), st))
 	default:
 		if st.Result != "" {
 			_, err := fmt.Fprintln(h.Stdout, strings.TrimRight(termtext.Sanitize(st.Result), "\n"))

@@ -2,9 +2,17 @@ package headless
 
 import "github.com/keel-dev/keel/agent"
 
-// Result is the headless JSON result object.
+// Result is the headless JSON result object. Besides keel's own fields
+// it carries the names other tools read from an agent's result (type,
+// subtype, is_error, num_turns, total_cost_usd); see Subtype.
 type Result struct {
-	Type              string               `json:"type,omitempty"`
+	Type     string `json:"type"`    // always "result"
+	Subtype  string `json:"subtype"` // Subtype(StopReason)
+	IsError  bool   `json:"is_error"`
+	NumTurns int    `json:"num_turns"` // = Turns
+	// TotalCostUSD is CostUSD, or 0 when keel has no prices for the
+	// model (CostUSD is null then).
+	TotalCostUSD      float64              `json:"total_cost_usd"`
 	SessionID         string               `json:"session_id"`
 	Result            string               `json:"result"`
 	StopReason        agent.StopReason     `json:"stop_reason"`
@@ -35,10 +43,35 @@ type ResultIntervention struct {
 	Reply      string `json:"reply,omitempty"`
 }
 
+// The result's subtypes.
+const (
+	SubtypeSuccess         = "success"
+	SubtypeMaxTurns        = "error_max_turns"
+	SubtypeDuringExecution = "error_during_execution"
+)
+
+// Subtype maps a stop reason onto the subtype other tools know: completed
+// is "success"; max_turns and max_tool_calls (the task ran out of the
+// steps it was allowed) are "error_max_turns"; every other reason
+// (token_budget, loop_detected, plan_failed, cancelled, provider_error,
+// context_overflow) is "error_during_execution". stop_reason keeps the
+// exact reason.
+func Subtype(r agent.StopReason) string {
+	switch r {
+	case agent.StopCompleted:
+		return SubtypeSuccess
+	case agent.StopMaxTurns, agent.StopMaxToolCalls:
+		return SubtypeMaxTurns
+	default:
+		return SubtypeDuringExecution
+	}
+}
+
 // NewResult builds the result object of a stopped task.
 func NewResult(sessionID string, st agent.TaskStopped) Result {
 	sum := st.Summary
 	r := Result{
+		Type: "result", Subtype: Subtype(st.Reason), IsError: st.Reason != agent.StopCompleted, NumTurns: sum.Turns,
 		SessionID: sessionID, Result: st.Result, StopReason: st.Reason, Message: st.Message,
 		Turns: sum.Turns, ToolCalls: sum.ToolCalls, CostUSD: sum.CostUSD,
 		Usage:             ResultUsage{InputTokens: sum.Usage.PromptTokens, OutputTokens: sum.Usage.CompletionTokens, CachedTokens: sum.Usage.CachedTokens},
@@ -51,5 +84,8 @@ func NewResult(sessionID string, st agent.TaskStopped) Result {
 		r.Interventions = append(r.Interventions, ResultIntervention{Kind: in.Kind, AtToolCall: in.AtToolCall, Message: in.Message, Why: in.Why, Reply: in.Reply})
 	}
 	r.PermissionDenials = append(r.PermissionDenials, sum.Denials...)
+	if sum.CostUSD != nil {
+		r.TotalCostUSD = *sum.CostUSD
+	}
 	return r
 }
