@@ -40,6 +40,7 @@ func BenchmarkGrepTree(b *testing.B) {
 	root := filepath.Join(b.TempDir(), "tree")
 	start := time.Now()
 	writeTree(b, root, int64(*grepTreeMB)<<20, 1)
+	linkTree(b, root, b.TempDir())
 	b.Logf("generated %d MB in %v", *grepTreeMB, time.Since(start).Round(time.Millisecond))
 	ws, err := NewWorkspace(root)
 	if err != nil {
