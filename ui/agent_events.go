@@ -88,11 +88,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		m.apply(ev)
 	}
 	m.dialogs.prune()
-	var cmds []tea.Cmd
-	if m.streamDirty() {
-		cmds = append(cmds, m.scheduleFrame())
-	}
-	cmds = append(cmds, m.startSpin())
+	cmds := []tea.Cmd{m.tr.scheduleFrame(), m.startSpin()}
 	if !m.running && len(m.queue) > 0 {
 		cmds = append(cmds, m.submitQueued())
 	}
@@ -104,41 +100,39 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 func (m *Model) apply(ev agent.Event) {
 	switch ev := cleanEvent(ev).(type) {
 	case agent.TextDelta:
-		m.textDelta(ev.Text)
+		m.tr.appendAnswer(ev.Text)
 	case agent.ReasoningDelta:
-		m.reasoningDelta(ev.Text)
+		m.tr.appendReasoning(ev.Text)
 	case agent.AnswerRestarted:
-		m.dropPartial(ev.Reason)
+		m.tr.dropPartial()
+		if ev.Reason != "" {
+			m.notice("answer restarted: " + ev.Reason)
+		}
 	case agent.StateChanged:
-		m.stateChanged(ev)
+		m.status.stateChanged(ev.To, ev.Detail)
 	case agent.ToolStarted:
-		m.endStream()
-		e := m.tr.add(&entry{kind: kindTool, tool: &toolCall{id: ev.CallID, name: ev.Name, args: ev.Args}})
-		m.tools[ev.CallID] = e
+		m.tr.startTool(ev)
 	case agent.ToolFinished:
-		m.toolFinished(ev)
+		m.tr.finishTool(ev)
+		m.plan.toolDone(ev.Name, !ev.IsError && !ev.Denied)
 	case agent.UsageUpdated:
 		m.status.usage(ev)
-		m.plan.ctxTokens = ev.ContextTokens
-		if ev.ContextWindow > 0 {
-			m.plan.ctxWindow = ev.ContextWindow
-		}
+		m.plan.usage(ev)
 	case agent.InterventionFired:
-		m.interventionFired(ev.Intervention)
-	case agent.InterventionAnswered:
-		if e := m.cards[ev.Seq]; e != nil {
-			e.card.Reply = ev.Text
-			m.tr.changed(e)
+		m.tr.addCard(ev.Intervention)
+		if ev.Intervention.Kind == "reflection" {
+			m.plan.checkpoint()
 		}
+	case agent.InterventionAnswered:
+		m.tr.answerCard(ev.Seq, ev.Text)
 	case agent.PlanChanged:
 		m.plan.setPlan(ev.Plan)
 	case agent.ReportUpdated:
-		m.plan.stalled = ev.Stalled
+		m.plan.setStalled(ev.Stalled)
 	case agent.RoundFinished:
-		m.endStream()
+		m.tr.endStream()
 	case agent.Retrying:
-		m.status.state = agent.StateRetrying
-		m.status.retryIn, m.retryAt = ev.Wait, time.Time{}
+		m.status.retrying(ev.Wait)
 	case agent.Notice:
 		m.notice(ev.Text)
 	case agent.TaskStopped:
@@ -146,98 +140,12 @@ func (m *Model) apply(ev agent.Event) {
 	}
 }
 
-func (m *Model) textDelta(text string) {
-	if m.reasoning != nil {
-		m.finishEntry(m.reasoning)
-		m.reasoning = nil
-	}
-	if m.answer == nil {
-		m.answer = m.tr.add(&entry{kind: kindAssistant, streaming: true})
-	}
-	m.answer.text += text
-	m.answer.dirty = true // redrawn on the next frame, not per delta
-}
-
-func (m *Model) reasoningDelta(text string) {
-	if m.reasoning == nil {
-		m.reasoning = m.tr.add(&entry{kind: kindReasoning, streaming: true})
-	}
-	m.reasoning.text += text
-	m.reasoning.dirty = true
-}
-
-// dropPartial removes the partial answer of a round being retried.
-func (m *Model) dropPartial(reason string) {
-	for _, e := range []*entry{m.answer, m.reasoning} {
-		if e != nil {
-			m.tr.remove(e)
-		}
-	}
-	m.answer, m.reasoning = nil, nil
-	if reason != "" {
-		m.notice("answer restarted: " + reason)
-	}
-}
-
-// endStream closes the streaming entries: the answer is rendered whole,
-// once, now that it is complete.
-func (m *Model) endStream() {
-	for _, e := range []*entry{m.reasoning, m.answer} {
-		if e != nil {
-			m.finishEntry(e)
-		}
-	}
-	m.answer, m.reasoning = nil, nil
-}
-
-func (m *Model) finishEntry(e *entry) {
-	e.streaming, e.dirty = false, false
-	e.stream = stream{}
-	m.tr.changed(e)
-}
-
-func (m *Model) stateChanged(ev agent.StateChanged) {
-	m.status.state, m.status.detail = ev.To, ev.Detail
-	if ev.To != agent.StateRetrying {
-		m.status.retryIn = 0
-	}
-}
-
-func (m *Model) toolFinished(ev agent.ToolFinished) {
-	e := m.tools[ev.CallID]
-	if e == nil {
-		e = m.tr.add(&entry{kind: kindTool, tool: &toolCall{id: ev.CallID, name: ev.Name, args: ev.Args}})
-	}
-	delete(m.tools, ev.CallID)
-	t := e.tool
-	t.output, t.diff, t.exitCode, t.duration, t.denyReason = ev.Output, ev.Diff, ev.ExitCode, ev.Duration, ev.DenyReason
-	switch {
-	case ev.Denied:
-		t.state = toolDenied
-	case ev.IsError:
-		t.state = toolFailed
-	default:
-		t.state = toolOK
-	}
-	m.plan.toolDone(ev.Name, !ev.IsError && !ev.Denied)
-	m.tr.changed(e)
-}
-
-func (m *Model) interventionFired(in agent.Intervention) {
-	m.endStream()
-	e := m.tr.add(&entry{kind: kindCard, card: &in})
-	m.cards[in.Seq] = e
-	if in.Kind == "reflection" {
-		m.plan.checkpoint()
-	}
-}
-
 // taskStopped ends a task: the screen says how, and the next queued
 // prompt (if any) is sent.
 func (m *Model) taskStopped(ev agent.TaskStopped) {
-	m.endStream()
-	m.running, m.status.cancelling = false, false
-	clear(m.tools)
+	m.tr.endTask()
+	m.running = false
+	m.status.setCancelling(false)
 	switch {
 	case ev.Reason == agent.StopCompleted:
 	case ev.Reason == agent.StopCancelled:
@@ -260,31 +168,6 @@ func stopText(ev agent.TaskStopped) string {
 	return s
 }
 
-func (m *Model) streamDirty() bool {
-	return (m.answer != nil && m.answer.dirty) || (m.reasoning != nil && m.reasoning.dirty)
-}
-
-// frame redraws the streaming entries that changed since the last frame.
-func (m *Model) frame() {
-	m.framePending = false
-	for _, e := range []*entry{m.answer, m.reasoning} {
-		if e != nil && e.dirty {
-			e.dirty = false
-			m.tr.changed(e)
-		}
-	}
-}
-
-// scheduleFrame asks for one frame tick unless one is pending; the View
-// after it redraws the streaming entry (at most 60 times a second).
-func (m *Model) scheduleFrame() tea.Cmd {
-	if m.framePending {
-		return nil
-	}
-	m.framePending = true
-	return tea.Tick(frameInterval, func(time.Time) tea.Msg { return frameMsg{} })
-}
-
 // startSpin starts the spinner while keel works; it stops itself when idle.
 func (m *Model) startSpin() tea.Cmd {
 	if m.spinning || !m.busy() {
@@ -303,13 +186,8 @@ func (m *Model) spin(msg spinMsg) tea.Cmd {
 		m.spinning = false
 		return nil
 	}
-	m.r.frame++
-	if m.status.retryIn > 0 {
-		if m.retryAt.IsZero() {
-			m.retryAt = msg.at.Add(m.status.retryIn)
-		}
-		m.status.retryIn = max(m.retryAt.Sub(msg.at), 0)
-	}
+	m.r.tick()
+	m.status.tick(msg.at)
 	return spinTick()
 }
 
@@ -333,7 +211,6 @@ func (m *Model) submit(prompt string) tea.Cmd {
 func (m *Model) submitQueued() tea.Cmd {
 	e := m.queue[0]
 	m.queue = m.queue[1:]
-	e.queued = false
-	m.tr.changed(e)
+	m.tr.unqueue(e)
 	return m.submit(e.prompt)
 }

@@ -49,7 +49,7 @@ func TestRetryCountdownRunsOnTheSpinner(t *testing.T) {
 func TestNoTickWhenIdle(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	_, cmd := m.Update(events(agent.Notice{Text: "datalog write retried"}))
-	if m.spinning || m.framePending {
+	if m.spinning || m.tr.live.framePending {
 		t.Fatal("an idle screen must not tick")
 	}
 	_ = cmd
@@ -66,7 +66,7 @@ func TestNoTickWhenIdle(t *testing.T) {
 func TestStreamingIsCoalescedToFrames(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	_, cmd := m.Update(events(agent.TextDelta{Text: "Hello"}))
-	if cmd == nil || !m.framePending {
+	if cmd == nil || !m.tr.live.framePending {
 		t.Fatal("a delta should schedule a frame")
 	}
 	_ = plain(m) // Bubble Tea draws after every update

@@ -10,7 +10,7 @@ func (m *Model) openBrowser() tea.Cmd {
 		m.notice("the datalog is off, so there is nothing to browse — enable it in `keel config`")
 		return nil
 	}
-	m.browser = &browser{loading: true}
+	m.browser = newBrowser(m.keys.Browser)
 	return listSessions(m.opts.DB)
 }
 

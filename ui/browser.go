@@ -3,7 +3,9 @@ package ui
 import (
 	"context"
 	"strings"
+	"unicode"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent/datalog"
@@ -33,7 +35,11 @@ type browser struct {
 	scroll   int
 	loading  bool
 	err      string
+	keys     BrowserKeys
 }
+
+// newBrowser is a browser waiting for its sessions list.
+func newBrowser(keys BrowserKeys) *browser { return &browser{loading: true, keys: keys} }
 
 // sessionsMsg carries the sessions list, loaded in a command.
 type sessionsMsg struct {
@@ -108,88 +114,101 @@ func (b *browser) key(k tea.KeyPressMsg, height int) browseAction {
 	case levelSessions:
 		return b.sessionsKey(k)
 	case levelRounds:
-		return b.roundsKey(k.String())
+		return b.roundsKey(k)
 	}
-	return b.roundKey(k.String(), height)
+	return b.roundKey(k, height)
 }
 
-func (b *browser) sessionsKey(k tea.KeyPressMsg) browseAction {
-	switch k.String() {
-	case "esc":
+// sessionsKey moves in the sessions list; printable keys type the filter
+// (so r and k are letters here, and ctrl+r resumes).
+func (b *browser) sessionsKey(msg tea.KeyPressMsg) browseAction {
+	k := b.keys
+	switch {
+	case typed(msg):
+		b.filter += msg.Text
+		b.cursor = 0
+	case key.Matches(msg, k.Erase):
+		if b.filter != "" {
+			b.filter = b.filter[:len(b.filter)-1]
+			b.cursor = 0
+		}
+	case key.Matches(msg, k.Back):
 		if b.filter != "" {
 			b.filter, b.cursor = "", 0
 			return browseNone
 		}
 		return browseClose
-	case "up":
+	case key.Matches(msg, k.Up):
 		b.cursor = max(b.cursor-1, 0)
-	case "down":
+	case key.Matches(msg, k.Down):
 		b.cursor = min(b.cursor+1, max(len(b.filtered())-1, 0))
-	case "enter":
+	case key.Matches(msg, k.Open):
 		if b.selectedID() != "" {
 			b.loading = true
 			return browseLoad
 		}
-	case "ctrl+r":
+	case key.Matches(msg, k.Resume):
 		if b.selectedID() != "" {
 			return browseResume
-		}
-	case "backspace":
-		if b.filter != "" {
-			b.filter = b.filter[:len(b.filter)-1]
-			b.cursor = 0
-		}
-	default:
-		// Printable keys filter; r is a letter here (ctrl+r resumes).
-		if k.Text != "" && k.Mod&^tea.ModShift == 0 {
-			b.filter += k.Text
-			b.cursor = 0
 		}
 	}
 	return browseNone
 }
 
-func (b *browser) roundsKey(k string) browseAction {
+// typed reports a key that types printable text (shift aside).
+func typed(msg tea.KeyPressMsg) bool {
+	if msg.Text == "" || msg.Mod&^tea.ModShift != 0 {
+		return false
+	}
+	for _, r := range msg.Text {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *browser) roundsKey(msg tea.KeyPressMsg) browseAction {
 	n := 0
 	if b.detail != nil {
 		n = len(b.detail.Rounds)
 	}
-	switch k {
-	case "esc", "backspace":
+	switch k := b.keys; {
+	case key.Matches(msg, k.Back):
 		b.level, b.detail = levelSessions, nil
-	case "up", "k":
+	case key.Matches(msg, k.Up):
 		b.cursor = max(b.cursor-1, 0)
-	case "down", "j":
+	case key.Matches(msg, k.Down):
 		b.cursor = min(b.cursor+1, max(n-1, 0))
-	case "home":
+	case key.Matches(msg, k.Top):
 		b.cursor = 0
-	case "end":
+	case key.Matches(msg, k.Bottom):
 		b.cursor = max(n-1, 0)
-	case "enter":
+	case key.Matches(msg, k.Open):
 		if n > 0 {
 			b.level, b.round, b.scroll = levelRound, nil, 0
 		}
-	case "r":
+	case key.Matches(msg, k.Resume):
 		return browseResume
 	}
 	return browseNone
 }
 
-func (b *browser) roundKey(k string, height int) browseAction {
-	switch k {
-	case "esc", "backspace":
+func (b *browser) roundKey(msg tea.KeyPressMsg, height int) browseAction {
+	switch k := b.keys; {
+	case key.Matches(msg, k.Back):
 		b.level = levelRounds
-	case "up", "k":
+	case key.Matches(msg, k.Up):
 		b.scroll = max(b.scroll-1, 0)
-	case "down", "j":
+	case key.Matches(msg, k.Down):
 		b.scroll++
-	case "pgup":
+	case key.Matches(msg, k.PageUp):
 		b.scroll = max(b.scroll-height, 0)
-	case "pgdown", "space":
+	case key.Matches(msg, k.PageDown):
 		b.scroll += height
-	case "home":
+	case key.Matches(msg, k.Top):
 		b.scroll = 0
-	case "r":
+	case key.Matches(msg, k.Resume):
 		return browseResume
 	}
 	return browseNone

@@ -98,7 +98,7 @@ func TestBrowserEscCloses(t *testing.T) {
 
 func TestBrowserShowsLoadErrors(t *testing.T) {
 	m := newTestModel(t, 100, 30)
-	m.browser = &browser{loading: true}
+	m.browser = newBrowser(m.keys.Browser)
 	send(m, sessionsMsg{err: errors.New("database is locked")})
 	if !strings.Contains(plain(m), "could not read the datalog: database is locked") {
 		t.Fatalf("error not shown:\n%s", plain(m))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -18,10 +19,11 @@ type dialogs struct {
 	pending []*request
 	typing  bool // entering a deny reason or guidance
 	text    editor
+	keys    DialogKeys
 }
 
-func newDialogs() dialogs {
-	return dialogs{text: newEditor("> ", 3, false)}
+func newDialogs(keys KeyMap) dialogs {
+	return dialogs{text: newEditor("> ", 3, false, keys.Edit), keys: keys.Dialog}
 }
 
 func (d *dialogs) active() bool { return len(d.pending) > 0 }
@@ -49,60 +51,59 @@ func (d *dialogs) key(msg tea.KeyPressMsg) (string, tea.Cmd) {
 	if d.typing {
 		return d.typingKey(r, msg)
 	}
-	k := msg.String()
 	switch {
 	case r.perm != nil:
-		return d.permKey(r, k)
+		return d.permKey(r, msg)
 	case r.plan != nil:
-		return d.planKey(r, k)
+		return d.planKey(r, msg)
 	}
-	return d.guardKey(r, k)
+	return d.guardKey(r, msg)
 }
 
-func (d *dialogs) planKey(r *request, k string) (string, tea.Cmd) {
-	switch k {
-	case "a", "y", "enter":
+func (d *dialogs) planKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
+	switch k := d.keys; {
+	case key.Matches(msg, k.Approve):
 		return d.reply(r, answer{plan: agent.PlanVerdict{Approve: true}}, "approved the plan"), nil
-	case "e":
+	case key.Matches(msg, k.Revise):
 		return "", d.startTyping("what should change in the plan? Enter sends it to the model")
-	case "c", "esc":
+	case key.Matches(msg, k.CancelTask):
 		return d.reply(r, answer{plan: agent.PlanVerdict{Cancel: true}}, "cancelled the task at the plan"), nil
 	}
 	return "", nil
 }
 
-func (d *dialogs) permKey(r *request, k string) (string, tea.Cmd) {
-	switch k {
-	case "a", "y":
+func (d *dialogs) permKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
+	switch k := d.keys; {
+	case key.Matches(msg, k.Allow):
 		return d.reply(r, answer{perm: permReply(true, false, "")}, "allowed "+r.perm.Tool+" once"), nil
-	case "s":
+	case key.Matches(msg, k.AllowSession):
 		return d.reply(r, answer{perm: permReply(true, true, "")}, "allowed for this session: "+r.perm.Grant), nil
-	case "d", "n":
+	case key.Matches(msg, k.Deny):
 		return "", d.startTyping("reason for the model (optional), Enter denies")
-	case "esc":
+	case key.Matches(msg, k.DenyNow):
 		return d.reply(r, answer{perm: permReply(false, false, "")}, "denied "+r.perm.Tool), nil
 	}
 	return "", nil
 }
 
-func (d *dialogs) guardKey(r *request, k string) (string, tea.Cmd) {
-	switch k {
-	case "c", "enter":
+func (d *dialogs) guardKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
+	switch k := d.keys; {
+	case key.Matches(msg, k.Continue):
 		return d.reply(r, answer{guard: guardReply(true, "")}, "told keel to continue"), nil
-	case "s", "esc":
+	case key.Matches(msg, k.Stop):
 		return d.reply(r, answer{guard: guardReply(false, "")}, "told keel to stop"), nil
-	case "g":
+	case key.Matches(msg, k.Guide):
 		return "", d.startTyping("guidance for the model, Enter continues with it")
 	}
 	return "", nil
 }
 
 func (d *dialogs) typingKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
-	switch msg.String() {
-	case "esc":
+	switch {
+	case key.Matches(msg, d.keys.Back):
 		d.stopTyping()
 		return "", nil
-	case "enter":
+	case key.Matches(msg, d.keys.Submit):
 		text := strings.TrimSpace(d.text.Value())
 		if r.plan != nil {
 			return d.reply(r, answer{plan: agent.PlanVerdict{Feedback: text}}, "asked for plan changes: "+text), nil
@@ -192,9 +193,7 @@ func (d *dialogs) permLines(rd *renderer, r *request, width int) []string {
 	if d.typing {
 		return lines
 	}
-	keys := st.StatusKey.Render("a") + " allow once   " + st.StatusKey.Render("s") + " allow for this session   " +
-		st.StatusKey.Render("d") + " deny (with a reason)"
-	lines = append(lines, "", ansi.Truncate(keys, width, "…"))
+	lines = append(lines, "", d.hints(st, width, d.keys.Allow, d.keys.AllowSession, d.keys.Deny))
 	if p.Grant != "" {
 		lines = append(lines, wrapStyled(st.Dim, "s covers: "+p.Grant, width)...)
 	}
@@ -208,9 +207,7 @@ func (d *dialogs) guardLines(st Styles, r *request, width int) []string {
 	if d.typing {
 		return lines
 	}
-	keys := st.StatusKey.Render("c") + " continue   " + st.StatusKey.Render("s") + " stop   " +
-		st.StatusKey.Render("g") + " continue with guidance"
-	return append(lines, "", ansi.Truncate(keys, width, "…"))
+	return append(lines, "", d.hints(st, width, d.keys.Continue, d.keys.Stop, d.keys.Guide))
 }
 
 // planLines shows a plan for approval before its first side effect.
@@ -226,9 +223,16 @@ func (d *dialogs) planLines(st Styles, p *agent.Plan, width int) []string {
 	if d.typing {
 		return lines
 	}
-	keys := st.StatusKey.Render("a") + " approve   " + st.StatusKey.Render("e") + " ask for changes   " +
-		st.StatusKey.Render("c") + " cancel the task"
-	return append(lines, "", ansi.Truncate(keys, width, "…"))
+	return append(lines, "", d.hints(st, width, d.keys.Approve, d.keys.Revise, d.keys.CancelTask))
+}
+
+// hints is the line of keys under a question, from the bindings' help.
+func (d *dialogs) hints(st Styles, width int, bs ...key.Binding) string {
+	parts := make([]string, len(bs))
+	for i, b := range bs {
+		parts[i] = st.StatusKey.Render(b.Help().Key) + " " + b.Help().Desc
+	}
+	return ansi.Truncate(strings.Join(parts, "   "), width, "…")
 }
 
 // editPreview is a diff-like preview of an edit or a write, from its

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -23,10 +24,11 @@ type editor struct {
 	placeholder string
 	focused     bool
 	multiline   bool
+	keys        EditKeys
 }
 
-func newEditor(prompt string, maxRows int, multiline bool) editor {
-	return editor{lines: [][]rune{nil}, prompt: prompt, maxRows: maxRows, multiline: multiline, focused: true, width: 40}
+func newEditor(prompt string, maxRows int, multiline bool, keys EditKeys) editor {
+	return editor{lines: [][]rune{nil}, prompt: prompt, maxRows: maxRows, multiline: multiline, focused: true, width: 40, keys: keys}
 }
 
 // Value is the text.
@@ -98,49 +100,46 @@ func (e *editor) Update(msg tea.Msg) {
 		}
 		e.InsertString(msg.Content)
 	case tea.KeyPressMsg:
-		if !e.edit(msg.String()) && msg.Text != "" && msg.Mod&^tea.ModShift == 0 {
+		if !e.edit(msg) && msg.Text != "" && msg.Mod&^tea.ModShift == 0 {
 			e.InsertString(msg.Text)
 		}
 	}
 }
 
-// edit applies an editing key; it reports whether k was one.
-func (e *editor) edit(k string) bool {
-	switch k {
-	case "alt+enter", "shift+enter", "ctrl+j":
-		if e.multiline {
-			e.newline()
+// edit applies an editing key; it reports whether msg was one.
+func (e *editor) edit(msg tea.KeyPressMsg) bool {
+	k := e.keys
+	for _, a := range []struct {
+		b  key.Binding
+		do func()
+	}{
+		{k.Newline, e.newlineIfMultiline},
+		{k.Backspace, e.backspace},
+		{k.Delete, e.deleteForward},
+		{k.Left, e.left},
+		{k.Right, e.right},
+		{k.Up, func() { e.vertical(-1) }},
+		{k.Down, func() { e.vertical(1) }},
+		{k.LineStart, func() { e.col = 0 }},
+		{k.LineEnd, func() { e.col = len(e.lines[e.row]) }},
+		{k.KillBefore, func() { e.lines[e.row], e.col = e.lines[e.row][e.col:], 0 }},
+		{k.KillAfter, func() { e.lines[e.row] = e.lines[e.row][:e.col] }},
+		{k.DeleteWord, e.deleteWord},
+		{k.WordLeft, e.wordLeft},
+		{k.WordRight, e.wordRight},
+	} {
+		if key.Matches(msg, a.b) {
+			a.do()
+			return true
 		}
-	case "backspace", "ctrl+h":
-		e.backspace()
-	case "delete", "ctrl+d":
-		e.deleteForward()
-	case "left", "ctrl+b":
-		e.left()
-	case "right", "ctrl+f":
-		e.right()
-	case "up":
-		e.vertical(-1)
-	case "down":
-		e.vertical(1)
-	case "home", "ctrl+a":
-		e.col = 0
-	case "end", "ctrl+e":
-		e.col = len(e.lines[e.row])
-	case "ctrl+u":
-		e.lines[e.row], e.col = e.lines[e.row][e.col:], 0
-	case "ctrl+k":
-		e.lines[e.row] = e.lines[e.row][:e.col]
-	case "ctrl+w", "alt+backspace":
-		e.deleteWord()
-	case "alt+left", "ctrl+left", "alt+b":
-		e.wordLeft()
-	case "alt+right", "ctrl+right", "alt+f":
-		e.wordRight()
-	default:
-		return false
 	}
-	return true
+	return false
+}
+
+func (e *editor) newlineIfMultiline() {
+	if e.multiline {
+		e.newline()
+	}
 }
 
 func (e *editor) backspace() {

@@ -147,7 +147,7 @@ func sampleSessions() []datalog.Session {
 }
 
 func scenarioBrowser(_ *testing.T, m *Model) {
-	m.browser = &browser{loading: true}
+	m.browser = newBrowser(m.keys.Browser)
 	send(m, sessionsMsg{sessions: sampleSessions()})
 }
 

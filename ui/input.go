@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -19,20 +20,29 @@ const maxInputHeight = 6
 type input struct {
 	ta      editor
 	st      Styles
+	keys    KeyMap
 	history []string
 	hpos    int    // index into history while browsing; len(history) when not
 	draft   string // what was typed before browsing history
 	pastes  []paste
+
+	completions []string // shown under the input after Tab
 }
 
 // paste is a large paste: its placeholder in the box and its full text.
 type paste struct{ placeholder, text string }
 
-func newInput(st Styles) input {
-	ta := newEditor("› ", maxInputHeight, true)
+func newInput(st Styles, keys KeyMap) input {
+	ta := newEditor("› ", maxInputHeight, true, keys.Edit)
 	ta.placeholder = "Ask keel… (Enter sends, Alt+Enter newline, / commands, ? help)"
-	return input{ta: ta, st: st}
+	return input{ta: ta, st: st, keys: keys}
 }
+
+// restyle takes new styles, keeping what was typed.
+func (in *input) restyle(st Styles) { in.st = st }
+
+// setPlaceholder replaces the hint shown while the box is empty.
+func (in *input) setPlaceholder(s string) { in.ta.placeholder = s }
 
 func (in *input) setWidth(w int) { in.ta.width = max(w, 4) }
 
@@ -50,12 +60,12 @@ func (in *input) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 	case tea.KeyPressMsg:
-		switch msg.String() {
-		case "up":
+		switch {
+		case key.Matches(msg, in.keys.HistoryPrev):
 			if in.ta.Line() == 0 && in.browse(-1) {
 				return nil
 			}
-		case "down":
+		case key.Matches(msg, in.keys.HistoryNext):
 			if in.ta.Line() == in.ta.LineCount()-1 && in.browse(1) {
 				return nil
 			}
@@ -119,3 +129,15 @@ func (in *input) set(s string) { in.ta.SetValue(s) }
 func (in *input) view() string { return in.ta.View(in.st.Dim) }
 
 func (in *input) height() int { return in.ta.Height() }
+
+// showCompletions lists matches under the input; fewer than two hide it.
+func (in *input) showCompletions(matches []string) {
+	if len(matches) > 1 {
+		in.completions = matches
+	} else {
+		in.completions = nil
+	}
+}
+
+// hideCompletions drops the list under the input.
+func (in *input) hideCompletions() { in.completions = nil }

@@ -5,53 +5,92 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
-// KeyMap is every key the main screen answers to. It implements
-// help.KeyMap, so `?` shows exactly what is bound.
+// KeyMap is every key keel answers to, grouped by where it works. It
+// implements help.KeyMap, and `?` lists every binding of every group
+// (keymap_test.go checks both that and that no handler compares a key
+// outside it): the main screen, the editor, the dialogs, the datalog
+// browser, the help itself and the welcome screen.
 type KeyMap struct {
-	Send       key.Binding
-	Newline    key.Binding
-	History    key.Binding
-	Cancel     key.Binding
-	Quit       key.Binding
-	Help       key.Binding
-	Plan       key.Binding
-	Log        key.Binding
-	Copy       key.Binding
-	Expand     key.Binding
-	SelectPrev key.Binding
-	SelectNext key.Binding
-	PageUp     key.Binding
-	PageDown   key.Binding
-	Home       key.Binding
-	End        key.Binding
-	Complete   key.Binding
+	Send        key.Binding
+	HistoryPrev key.Binding
+	HistoryNext key.Binding
+	Complete    key.Binding
+	Cancel      key.Binding
+	Quit        key.Binding
+	Help        key.Binding
+	Plan        key.Binding
+	Log         key.Binding
+	Copy        key.Binding
+	Expand      key.Binding
+	SelectPrev  key.Binding
+	SelectNext  key.Binding
+	PageUp      key.Binding
+	PageDown    key.Binding
+	Home        key.Binding
+	End         key.Binding
+	Demo        key.Binding // the welcome screen's: run the demo
+
+	Edit     EditKeys
+	Dialog   DialogKeys
+	Browser  BrowserKeys
+	HelpView HelpKeys
 }
 
 var _ help.KeyMap = KeyMap{}
 
+// bind makes a binding: its help label and description, then its keys.
+func bind(label, desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, desc))
+}
+
 // DefaultKeyMap is keel's key map.
 func DefaultKeyMap() KeyMap {
-	b := func(help, desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
-	}
 	return KeyMap{
-		Send:       b("enter", "send (queued while keel works)", "enter"),
-		Newline:    b("alt+enter", "new line", "alt+enter", "shift+enter", "ctrl+j"),
-		History:    b("↑/↓", "prompt history", "up", "down"),
-		Cancel:     b("esc", "cancel the running task", "esc"),
-		Quit:       b("ctrl+c ×2", "quit", "ctrl+c"),
-		Help:       b("?", "key help (empty input)", "?"),
-		Plan:       b("ctrl+p", "show/hide the plan", "ctrl+p"),
-		Log:        b("ctrl+l", "datalog browser", "ctrl+l"),
-		Copy:       b("y", "copy the last answer (empty input)", "y"),
-		Expand:     b("ctrl+o", "expand/collapse the selected item", "ctrl+o"),
-		SelectPrev: b("alt+↑", "select the previous item", "alt+up"),
-		SelectNext: b("alt+↓", "select the next item", "alt+down"),
-		PageUp:     b("pgup", "scroll up", "pgup"),
-		PageDown:   b("pgdn", "scroll down", "pgdown"),
-		Home:       b("home", "scroll to the start (empty input)", "home"),
-		End:        b("end", "scroll to the end (empty input)", "end"),
-		Complete:   b("tab", "complete a /command", "tab"),
+		Send:        bind("enter", "send (queued while keel works)", "enter"),
+		HistoryPrev: bind("↑", "previous prompt (on the first line)", "up"),
+		HistoryNext: bind("↓", "next prompt (on the last line)", "down"),
+		Complete:    bind("tab", "complete a /command", "tab"),
+		Cancel:      bind("esc", "cancel the running task", "esc"),
+		Quit:        bind("ctrl+c ×2", "quit", "ctrl+c"),
+		Help:        bind("?", "key help (empty input)", "?"),
+		Plan:        bind("ctrl+p", "show/hide the plan", "ctrl+p"),
+		Log:         bind("ctrl+l", "datalog browser", "ctrl+l"),
+		Copy:        bind("y", "copy the last answer (empty input)", "y"),
+		Expand:      bind("ctrl+o", "expand/collapse the selected item", "ctrl+o"),
+		SelectPrev:  bind("alt+↑", "select the previous item", "alt+up"),
+		SelectNext:  bind("alt+↓", "select the next item", "alt+down"),
+		PageUp:      bind("pgup", "scroll up", "pgup"),
+		PageDown:    bind("pgdn", "scroll down", "pgdown"),
+		Home:        bind("home", "scroll to the start (empty input)", "home"),
+		End:         bind("end", "scroll to the end (empty input)", "end"),
+		Demo:        bind("d", "run the demo (welcome screen)", "d"),
+		Edit:        defaultEditKeys(),
+		Dialog:      defaultDialogKeys(),
+		Browser:     defaultBrowserKeys(),
+		HelpView:    defaultHelpKeys(),
+	}
+}
+
+// keySection is one titled group of bindings in the help.
+type keySection struct {
+	title string
+	keys  []key.Binding
+}
+
+// sections is every binding, grouped as `?` shows them.
+func (k KeyMap) sections() []keySection {
+	return []keySection{
+		{"Keys", []key.Binding{k.Send, k.HistoryPrev, k.HistoryNext, k.Complete, k.Cancel, k.Quit,
+			k.PageUp, k.PageDown, k.Home, k.End, k.SelectPrev, k.SelectNext, k.Expand,
+			k.Plan, k.Log, k.Copy, k.Help}},
+		{"Editing", k.Edit.bindings()},
+		{"Permission question", k.Dialog.perm()},
+		{"Guard question", k.Dialog.guard()},
+		{"Plan approval", k.Dialog.plan()},
+		{"Typing a reason or guidance", k.Dialog.typing()},
+		{"Datalog browser (letters filter the list)", k.Browser.bindings()},
+		{"This help", k.HelpView.bindings()},
+		{"Welcome screen", []key.Binding{k.Demo}},
 	}
 }
 
@@ -60,11 +99,11 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Send, k.Cancel, k.Plan, k.Log, k.Help, k.Quit}
 }
 
-// FullHelp is the help `?` shows, in columns.
+// FullHelp is every binding, one column per section.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Send, k.Newline, k.History, k.Complete, k.Cancel, k.Quit},
-		{k.PageUp, k.PageDown, k.Home, k.End, k.SelectPrev, k.SelectNext, k.Expand},
-		{k.Plan, k.Log, k.Copy, k.Help},
+	var cols [][]key.Binding
+	for _, s := range k.sections() {
+		cols = append(cols, s.keys)
 	}
+	return cols
 }

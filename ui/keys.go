@@ -10,28 +10,17 @@ import (
 // wheelLines is how far one mouse wheel notch scrolls.
 const wheelLines = 3
 
-// handleKey routes a key: ctrl+c always; then an open dialog, the browser
-// or the help overlay take it; then the screen's keys; then the input.
+// handleKey routes a key: ctrl+c always; then an open dialog, the browser,
+// the help or the welcome screen take it; then the screen's keys; then
+// the input. Every key is compared through a KeyMap binding.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.Quit) {
 		return m.ctrlC()
 	}
-	m.quitArmed, m.status.hint = false, ""
-	switch {
-	case m.dialogs.active():
-		line, cmd := m.dialogs.key(msg)
-		if line != "" {
-			m.notice(line)
-		}
+	m.quitArmed = false
+	m.status.setHint("")
+	if cmd, ok := m.overlayKey(msg); ok {
 		return cmd
-	case m.browser != nil:
-		return m.browserKey(msg)
-	case m.showHelp:
-		m.showHelp = false // any key closes the help
-		return nil
-	case m.session == nil && msg.String() == "d":
-		m.demoAsked = true // the welcome screen offers the demo
-		return tea.Quit
 	}
 	if cmd, ok := m.screenKey(msg); ok {
 		return cmd
@@ -41,8 +30,30 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
-	m.completions = nil
+	m.input.hideCompletions()
 	return m.input.update(msg)
+}
+
+// overlayKey gives a key to whatever covers the main screen: a dialog,
+// the browser, the help, or the welcome screen.
+func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case m.dialogs.active():
+		line, cmd := m.dialogs.key(msg)
+		if line != "" {
+			m.notice(line)
+		}
+		return cmd, true
+	case m.browser != nil:
+		return m.browserKey(msg), true
+	case m.help.open:
+		m.help.key(msg, m.keys.HelpView, m.helpMaxTop())
+		return nil, true
+	case m.session == nil && key.Matches(msg, m.keys.Demo):
+		m.demoAsked = true // the welcome screen offers the demo
+		return tea.Quit, true
+	}
+	return nil, false
 }
 
 // ctrlC cancels a running task on the first press and quits on the second.
@@ -51,7 +62,7 @@ func (m *Model) ctrlC() tea.Cmd {
 		return m.quit()
 	}
 	m.quitArmed = true
-	m.status.hint = "press ctrl+c again to quit"
+	m.status.setHint("press ctrl+c again to quit")
 	if m.running && m.session != nil {
 		m.cancel()
 	}
@@ -95,7 +106,7 @@ func (m *Model) emptyInputKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Help):
-		m.showHelp = true
+		m.help.show()
 	case key.Matches(msg, k.Copy):
 		return m.copyAnswer(), true
 	case key.Matches(msg, k.Home):
@@ -114,14 +125,14 @@ func (m *Model) escape() tea.Cmd {
 		m.cancel()
 		return nil
 	}
-	m.completions = nil
+	m.input.hideCompletions()
 	return nil
 }
 
 // cancel stops the running task; queued prompts are dropped with it.
 func (m *Model) cancel() {
 	m.session.Cancel()
-	m.status.cancelling = true
+	m.status.setCancelling(true)
 	for _, e := range m.queue {
 		m.tr.remove(e)
 	}
@@ -135,7 +146,7 @@ func (m *Model) send() tea.Cmd {
 	if strings.TrimSpace(m.input.value()) == "" {
 		return nil
 	}
-	m.completions = nil
+	m.input.hideCompletions()
 	if isSlash(strings.TrimSpace(m.input.value())) {
 		_, line := m.input.take()
 		return m.runSlash(line)
@@ -145,10 +156,13 @@ func (m *Model) send() tea.Cmd {
 		return nil
 	}
 	prompt, shown := m.input.take()
-	e := m.tr.add(&entry{kind: kindUser, text: shown, prompt: prompt})
-	m.tr.end()
+	return m.sendPrompt(shown, prompt)
+}
+
+// sendPrompt shows a prompt and sends it, or queues it while a task runs.
+func (m *Model) sendPrompt(shown, prompt string) tea.Cmd {
+	e := m.tr.addPrompt(shown, prompt, m.running)
 	if m.running {
-		e.queued = true
 		m.queue = append(m.queue, e)
 		return nil
 	}
@@ -158,19 +172,14 @@ func (m *Model) send() tea.Cmd {
 func (m *Model) tabComplete() {
 	text, matches := complete(m.input.value())
 	m.input.set(text)
-	if len(matches) > 1 {
-		m.completions = matches
-	} else {
-		m.completions = nil
-	}
+	m.input.showCompletions(matches)
 }
 
 func (m *Model) togglePlan() {
-	if m.plan.plan == nil {
+	if !m.plan.toggle() {
 		m.notice("no plan yet: keel makes one for tasks of three or more steps")
 		return
 	}
-	m.plan.hidden = !m.plan.hidden
 	m.layout()
 }
 
@@ -178,10 +187,10 @@ func (m *Model) togglePlan() {
 func (m *Model) copyAnswer() tea.Cmd {
 	a := m.tr.lastAnswer()
 	if a == "" {
-		m.status.hint = "no answer to copy yet"
+		m.status.setHint("no answer to copy yet")
 		return nil
 	}
-	m.status.hint = "copied the last answer to the clipboard"
+	m.status.setHint("copied the last answer to the clipboard")
 	return tea.SetClipboard(a)
 }
 

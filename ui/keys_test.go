@@ -123,16 +123,16 @@ func TestCtrlCTwiceQuits(t *testing.T) {
 func TestHelpKey(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	send(m, press("?"))
-	if !m.showHelp || !strings.Contains(plain(m), "/cadence N") {
+	if !m.help.open || !strings.Contains(plain(m), "/cadence N") {
 		t.Fatalf("? should show key help with the commands:\n%s", plain(m))
 	}
 	send(m, press("x"))
-	if m.showHelp || m.input.value() != "" {
+	if m.help.open || m.input.value() != "" {
 		t.Fatal("any key closes the help without typing")
 	}
 	typeText(m, "why")
 	send(m, press("?"))
-	if m.showHelp || m.input.value() != "why?" {
+	if m.help.open || m.input.value() != "why?" {
 		t.Fatal("? types once the input holds text")
 	}
 }

@@ -9,7 +9,6 @@ const (
 // layout sizes the children after a resize or a change of what is shown.
 func (m *Model) layout() {
 	m.input.setWidth(m.width)
-	m.help.SetWidth(m.width)
 }
 
 // tooSmall reports whether the screen is below the minimum size.
@@ -29,7 +28,7 @@ func (m *Model) bottomHeight() int {
 	if m.foldedPlan() {
 		h++
 	}
-	if len(m.completions) > 0 {
+	if len(m.input.completions) > 0 {
 		h++
 	}
 	return h

@@ -2,9 +2,7 @@ package ui
 
 import (
 	"context"
-	"time"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent"
@@ -20,34 +18,25 @@ type Model struct {
 	st      Styles
 	r       *renderer
 	keys    KeyMap
-	help    help.Model
 
-	tr      *transcript
+	tr      *transcript // the conversation, and the round that is streaming
 	plan    planPanel
-	status  statusBar
+	status  statusBar // the agent's state, and the retry countdown
 	input   input
 	dialogs dialogs
+	help    helpView
 	browser *browser // nil when closed
 
 	width, height int
-	showHelp      bool
 	running       bool     // a task is in progress (as far as the UI knows)
 	queue         []*entry // prompts typed while a task runs, in order
-	framePending  bool     // a frame tick is scheduled (streaming)
 	spinning      bool     // the spinner tick is running
 	quitArmed     bool     // ctrl+c was pressed once
-	completions   []string // shown under the input after Tab
 	resumeID      string
-	demoAsked     bool      // the welcome screen's d: Run returns ErrDemoRequested
-	gen           int       // drain generation, bumped when the session is replaced
-	retryAt       time.Time // when a rate-limited request is retried
-	ruleW         int       // width the rule above the input was drawn for
+	demoAsked     bool // the welcome screen's d: Run returns ErrDemoRequested
+	gen           int  // drain generation, bumped when the session is replaced
+	ruleW         int  // width the rule above the input was drawn for
 	ruleS         string
-
-	// The entries of the round that is streaming.
-	answer, reasoning *entry
-	tools             map[string]*entry
-	cards             map[int]*entry
 }
 
 // New makes the root model. Run calls it; tests drive it directly.
@@ -58,35 +47,26 @@ func New(opts Options) *Model {
 	}
 	st := NewStyles(dark, opts.NoColor)
 	r := &renderer{st: st, md: newMarkdown(st.glamourStyle())}
+	keys := DefaultKeyMap()
 	m := &Model{
 		opts:    opts,
 		ctx:     context.Background(),
 		session: opts.Session,
 		st:      st,
 		r:       r,
-		keys:    DefaultKeyMap(),
-		help:    help.New(),
+		keys:    keys,
 		tr:      newTranscript(r),
-		input:   newInput(st),
-		dialogs: newDialogs(),
+		plan:    newPlanPanel(opts.ContextWindow),
+		status:  newStatusBar(opts),
+		input:   newInput(st, keys),
+		dialogs: newDialogs(keys),
 		width:   opts.Width,
 		height:  opts.Height,
-		tools:   map[string]*entry{},
-		cards:   map[int]*entry{},
 	}
-	m.help.Styles = st.Help
 	if opts.Demo {
-		m.input.ta.placeholder = "Type anything and press Enter: the demo model fixes a failing test in about a minute"
+		m.input.setPlaceholder("Type anything and press Enter: the demo model fixes a failing test in about a minute")
 	}
-	m.status = statusBar{provider: opts.ProviderLabel, model: opts.Model, demo: opts.Demo,
-		window: opts.ContextWindow, cadence: opts.Cadence}
-	m.plan.ctxWindow = opts.ContextWindow
-	if opts.Session != nil {
-		if p := opts.Session.Plan(); p != nil {
-			m.plan.setPlan(*p)
-		}
-		m.loadHistory(opts.Session)
-	}
+	m.showSession(opts.Session)
 	for _, n := range opts.Notices {
 		m.notice(n)
 	}
@@ -131,7 +111,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.drain()
 	case frameMsg:
-		m.frame()
+		m.tr.frame()
 		return m, nil
 	case spinMsg:
 		return m, m.spin(msg)
@@ -154,7 +134,7 @@ func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
 	case ErrorMsg:
 		m.errorCard(msg.Text)
 	case ModelChangedMsg:
-		m.status.model = msg.Model
+		m.status.setModel(msg.Model)
 		m.notice("model: " + msg.Model)
 	case SessionMsg:
 		return m.setSession(msg)
@@ -169,10 +149,9 @@ func (m *Model) setDark(dark bool) {
 		return
 	}
 	m.st = NewStyles(dark, m.opts.NoColor)
-	m.r.st, m.r.md = m.st, newMarkdown(m.st.glamourStyle())
-	m.help.Styles = m.st.Help
+	m.r.restyle(m.st)
 	m.ruleW = 0
-	m.input = rebuildInput(m.input, m.st)
+	m.input.restyle(m.st)
 	m.tr.invalidate()
 	m.layout()
 }
@@ -181,32 +160,33 @@ func (m *Model) setDark(dark bool) {
 func (m *Model) setSession(msg SessionMsg) tea.Cmd {
 	m.session = msg.Session
 	m.gen++
-	if msg.ProviderLabel != "" {
-		m.status.provider = msg.ProviderLabel
-	}
-	if msg.Model != "" {
-		m.status.model = msg.Model
-	}
-	m.running, m.queue, m.answer, m.reasoning = false, nil, nil, nil
+	m.status.setProvider(msg.ProviderLabel)
+	m.status.setModel(msg.Model)
+	m.running, m.queue = false, nil
+	m.tr.resetLive()
 	m.tr.clear()
-	m.plan = planPanel{ctxWindow: m.plan.ctxWindow, hidden: m.plan.hidden}
+	m.plan.reset()
 	if msg.Session != nil {
-		if p := msg.Session.Plan(); p != nil {
-			m.plan.setPlan(*p)
-		}
-		m.loadHistory(msg.Session)
+		m.showSession(msg.Session)
 		m.notice("resumed session " + msg.Session.ID())
 	}
 	return m.drain()
 }
 
-func (m *Model) notice(text string) {
-	m.tr.add(&entry{kind: kindNotice, text: text})
+// showSession fills the plan and the transcript from a session's state.
+func (m *Model) showSession(s *agent.Session) {
+	if s == nil {
+		return
+	}
+	if p := s.Plan(); p != nil {
+		m.plan.setPlan(*p)
+	}
+	m.tr.loadHistory(s.History())
 }
 
-func (m *Model) errorCard(text string) {
-	m.tr.add(&entry{kind: kindError, text: text})
-}
+func (m *Model) notice(text string) { m.tr.notice(text) }
+
+func (m *Model) errorCard(text string) { m.tr.errorCard(text) }
 
 // quit ends the program; the running task is cancelled.
 func (m *Model) quit() tea.Cmd {

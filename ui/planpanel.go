@@ -32,6 +32,35 @@ type planPanel struct {
 	stalled       []string // from the agent's reflection report
 }
 
+// newPlanPanel is an empty panel for a context window of window tokens.
+func newPlanPanel(window int) planPanel { return planPanel{ctxWindow: window} }
+
+// reset forgets the plan and its figures (another session), keeping
+// whether the panel is hidden and the context window.
+func (p *planPanel) reset() {
+	*p = planPanel{ctxWindow: p.ctxWindow, hidden: p.hidden}
+}
+
+// usage takes the context figures for the footer.
+func (p *planPanel) usage(u agent.UsageUpdated) {
+	p.ctxTokens = u.ContextTokens
+	if u.ContextWindow > 0 {
+		p.ctxWindow = u.ContextWindow
+	}
+}
+
+// setStalled takes the steps the reflection report calls stalled.
+func (p *planPanel) setStalled(steps []string) { p.stalled = steps }
+
+// toggle shows or hides the panel; it reports false when there is no plan.
+func (p *planPanel) toggle() bool {
+	if p.plan == nil {
+		return false
+	}
+	p.hidden = !p.hidden
+	return true
+}
+
 func (p *planPanel) setPlan(pl agent.Plan) {
 	c := pl
 	c.Steps = append([]agent.Step(nil), pl.Steps...)

@@ -26,6 +26,12 @@ var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 func (r *renderer) spinner() string { return spinnerFrames[r.frame%len(spinnerFrames)] }
 
+// tick advances the spinner one frame.
+func (r *renderer) tick() { r.frame++ }
+
+// restyle draws with new styles from now on.
+func (r *renderer) restyle(st Styles) { r.st, r.md = st, newMarkdown(st.glamourStyle()) }
+
 // lines renders e for width columns (the gutter is added by the caller).
 // Every entry ends with one blank line, the gap to the next. The entry's
 // text is sanitised here, whole: a streamed answer's deltas may split an

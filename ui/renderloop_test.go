@@ -105,7 +105,7 @@ func TestIdleTUIDoesNotWake(t *testing.T) {
 		t.Fatalf("the idle TUI made %d render passes in a second; want 0", n)
 	}
 	m := pr.stop(t)
-	if m == nil || m.spinning || m.framePending {
+	if m == nil || m.spinning || m.tr.live.framePending {
 		t.Fatalf("a tick is still scheduled after the task: %+v", m)
 	}
 	if s := plain(m); !strings.Contains(s, "the answer:") || !strings.Contains(s, "func main") {

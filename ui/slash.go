@@ -84,7 +84,7 @@ func (m *Model) runSlash(line string) tea.Cmd {
 }
 
 func (m *Model) cmdHelp(string) tea.Cmd {
-	m.showHelp = true
+	m.help.show()
 	return nil
 }
 
@@ -119,9 +119,8 @@ func (m *Model) cmdCadence(arg string) tea.Cmd {
 		return nil
 	}
 	m.session.SetCadence(n)
-	m.status.cadence = n
+	m.status.setCadence(n)
 	if n == 0 {
-		m.status.nextCheck = 0
 		m.notice("checkpoints off for this session")
 	} else {
 		m.notice(fmt.Sprintf("checkpoint every %d tool calls from the next round", n))

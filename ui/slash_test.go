@@ -21,7 +21,7 @@ func TestSlashCommands(t *testing.T) {
 		check func(t *testing.T, m *Model, cmd tea.Cmd)
 	}{
 		{"/help", func(t *testing.T, m *Model, _ tea.Cmd) {
-			if !m.showHelp {
+			if !m.help.open {
 				t.Error("/help should show the help")
 			}
 		}},
@@ -72,7 +72,7 @@ func TestSlashCommands(t *testing.T) {
 			}
 		}},
 		{"/hel", func(t *testing.T, m *Model, _ tea.Cmd) {
-			if !m.showHelp {
+			if !m.help.open {
 				t.Error("a unique prefix runs its command")
 			}
 		}},

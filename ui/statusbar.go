@@ -13,8 +13,9 @@ import (
 // tokens and cost, tool calls and the next checkpoint.
 type statusBar struct {
 	state      agent.State
-	detail     string // the state's detail, e.g. the halt reason
-	retryIn    time.Duration
+	detail     string        // the state's detail, e.g. the halt reason
+	retryIn    time.Duration // the countdown to a rate-limited retry
+	retryAt    time.Time     // when it ends, fixed at the first tick
 	provider   string
 	model      string
 	demo       bool
@@ -28,6 +29,66 @@ type statusBar struct {
 	cadence    int
 	cancelling bool
 	hint       string // one transient line, e.g. "press ctrl+c again to quit"
+}
+
+// newStatusBar is the bar for a session's provider and model.
+func newStatusBar(opts Options) statusBar {
+	return statusBar{provider: opts.ProviderLabel, model: opts.Model, demo: opts.Demo,
+		window: opts.ContextWindow, cadence: opts.Cadence}
+}
+
+// setHint shows one transient line instead of the bar ("" clears it).
+func (s *statusBar) setHint(h string) { s.hint = h }
+
+// setCancelling says a cancel was asked for (or is over).
+func (s *statusBar) setCancelling(c bool) { s.cancelling = c }
+
+// setModel and setProvider change the label; "" keeps the current one.
+func (s *statusBar) setModel(m string) {
+	if m != "" {
+		s.model = m
+	}
+}
+
+func (s *statusBar) setProvider(p string) {
+	if p != "" {
+		s.provider = p
+	}
+}
+
+// setCadence shows a new checkpoint cadence; 0 drops the countdown.
+func (s *statusBar) setCadence(n int) {
+	s.cadence = n
+	if n == 0 {
+		s.nextCheck = 0
+	}
+}
+
+// stateChanged shows the agent's new state; leaving retrying ends the
+// countdown.
+func (s *statusBar) stateChanged(to agent.State, detail string) {
+	s.state, s.detail = to, detail
+	if to != agent.StateRetrying {
+		s.retryIn = 0
+	}
+}
+
+// retrying starts the countdown to a retry wait from now; the spinner's
+// ticks run it down (tick).
+func (s *statusBar) retrying(wait time.Duration) {
+	s.state = agent.StateRetrying
+	s.retryIn, s.retryAt = wait, time.Time{}
+}
+
+// tick runs the retry countdown at the spinner's tick at.
+func (s *statusBar) tick(at time.Time) {
+	if s.retryIn <= 0 {
+		return
+	}
+	if s.retryAt.IsZero() {
+		s.retryAt = at.Add(s.retryIn)
+	}
+	s.retryIn = max(s.retryAt.Sub(at), 0)
 }
 
 func (s *statusBar) usage(u agent.UsageUpdated) {

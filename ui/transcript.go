@@ -23,10 +23,13 @@ type transcript struct {
 	selectAuto bool // the selection follows the newest expandable entry
 
 	shownFirst, shownLast int // entries on screen at the last view
+
+	live liveRound // the round that is streaming (transcript_live.go)
 }
 
 func newTranscript(r *renderer) *transcript {
-	return &transcript{r: r, follow: true, selected: -1, selectAuto: true}
+	return &transcript{r: r, follow: true, selected: -1, selectAuto: true,
+		live: liveRound{tools: map[string]*entry{}, cards: map[int]*entry{}}}
 }
 
 // add appends an entry and returns it.

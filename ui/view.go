@@ -27,6 +27,8 @@ func (m *Model) content() string {
 		return ""
 	case m.tooSmall():
 		return m.tooSmallView()
+	case m.session == nil && m.browser == nil && m.help.open:
+		return m.helpScreen()
 	case m.session == nil && m.browser == nil:
 		return m.welcomeView()
 	case m.browser != nil:
@@ -49,8 +51,8 @@ func (m *Model) mainView() string {
 	switch {
 	case m.dialogs.active():
 		overlay = strings.Split(m.dialogs.view(m.r, w), "\n")
-	case m.showHelp:
-		overlay = m.helpLines(w)
+	case m.help.open:
+		overlay = m.help.view(m.allHelp(w), h)
 	}
 	overlay = overlay[:min(len(overlay), h)]
 	for i, l := range overlay {
@@ -68,8 +70,8 @@ func (m *Model) mainView() string {
 // bottomView is the rows under the transcript.
 func (m *Model) bottomView() string {
 	var rows []string
-	if len(m.completions) > 0 {
-		rows = append(rows, m.st.Dim.Render(ansi.Truncate(strings.Join(m.completions, "  "), m.width, "…")))
+	if c := m.input.completions; len(c) > 0 {
+		rows = append(rows, m.st.Dim.Render(ansi.Truncate(strings.Join(c, "  "), m.width, "…")))
 	}
 	if m.foldedPlan() {
 		rows = append(rows, m.plan.summary(m.r, m.width))
@@ -92,18 +94,30 @@ func fitLine(l string, width int) string {
 	return l
 }
 
-// helpLines is the key help and the slash commands.
-func (m *Model) helpLines(width int) []string {
-	hm := m.help
-	hm.ShowAll = true
-	hm.SetWidth(width)
-	lines := []string{m.st.Title.Render("Keys"), ""}
-	lines = append(lines, strings.Split(hm.View(m.keys), "\n")...)
-	lines = append(lines, "", m.st.Title.Render("Commands (Tab completes)"), "")
-	for _, c := range slashHelp() {
-		lines = append(lines, ansi.Truncate(c, width, "…"))
+// allHelp is the whole `?` help for width columns.
+func (m *Model) allHelp(width int) []string {
+	return helpLines(m.st, m.keys, slashHelp(), width)
+}
+
+// helpMaxTop is how far the help scrolls on the current screen.
+func (m *Model) helpMaxTop() int {
+	w, h := m.transcriptSize()
+	if m.session == nil {
+		w, h = m.width, m.height
 	}
-	return append(lines, "", m.st.Dim.Render("press any key to close"))
+	return helpMaxTop(len(m.allHelp(w)), h)
+}
+
+// helpScreen is the help over the whole screen (the welcome screen's).
+func (m *Model) helpScreen() string {
+	lines := m.help.view(m.allHelp(m.width), m.height)
+	for len(lines) < m.height {
+		lines = append(lines, "")
+	}
+	for i, l := range lines {
+		lines[i] = fitLine(l, m.width)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // rule is the line above the input, drawn once per width.
