@@ -14,30 +14,87 @@ const backfillBatch = 256
 
 // backfillRecall indexes the sessions stored before recall existed, in
 // the transaction of migration 0006: their rounds are read back as stored
-// (redacted already) and go through the same roundDocs as a new round.
+// (redacted already) and go through the same roundDocs as a new round,
+// and the same rules keep one prompt per task and a text once per
+// session. The documents gather in a temporary table and enter
+// recall_docs in one statement: FTS5 flushes its pending terms at every
+// statement, so row by row would write a segment per document.
 func backfillRecall(ctx context.Context, tx *sql.Tx) error {
 	ids, err := allSessionIDs(ctx, tx)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TEMP TABLE recall_backfill (session_id TEXT, round_seq INTEGER,
+		task_seq INTEGER, kind TEXT, at INTEGER, text TEXT)`); err != nil {
+		return err
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO temp.recall_backfill VALUES (?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
-	ins, err := newDocInserter(ctx, tx)
-	if err != nil {
-		return err
-	}
-	defer ins.close()
+	defer ins.Close()
 	for start := 0; start < len(ids); start += backfillBatch {
 		batch := ids[start:min(start+backfillBatch, len(ids))]
-		rounds, err := loadBackfill(ctx, tx, batch[0], batch[len(batch)-1])
-		if err != nil {
+		if err := backfillBatchOf(ctx, tx, ins, batch[0], batch[len(batch)-1]); err != nil {
 			return fmt.Errorf("index past sessions for recall: %w", err)
 		}
-		for _, r := range rounds {
-			if err := ins.insert(ctx, r.rec.Round.SessionID, roundDocs(r.rec, r.msgs, 0)); err != nil {
-				return fmt.Errorf("index past sessions for recall: %w", err)
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO recall_docs (session_id, round_seq, task_seq, kind, at, text, scope)
+		SELECT b.session_id, b.round_seq, b.task_seq, b.kind, b.at, b.text, 'p' || hex(s.project_root)
+		FROM temp.recall_backfill b JOIN sessions s ON s.id = b.session_id ORDER BY b.rowid;
+		DROP TABLE temp.recall_backfill`)
+	return err
+}
+
+// backfillBatchOf derives the documents of the sessions with ids in
+// [lo, hi] into the temporary table.
+func backfillBatchOf(ctx context.Context, tx *sql.Tx, ins *sql.Stmt, lo, hi string) error {
+	rounds, err := loadBackfill(ctx, tx, lo, hi)
+	if err != nil {
+		return err
+	}
+	var seen docSet
+	for _, r := range rounds {
+		sid := r.rec.Round.SessionID
+		for _, d := range roundDocs(r.rec, r.msgs, 0) {
+			if !seen.add(sid, d) {
+				continue
+			}
+			if _, err := ins.ExecContext(ctx, sid, d.round, d.task, d.kind, d.at, d.text); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
+}
+
+// docSet applies the writer's rules to one session's documents in order
+// (stInsertRecall, stInsertRecallPrompt): a text once per kind, a prompt
+// once per task.
+type docSet struct {
+	sid   string
+	texts map[[2]string]bool
+	tasks map[int]bool
+}
+
+// add reports whether d is new to its session, and records it.
+func (s *docSet) add(sid string, d recallDoc) bool {
+	if sid != s.sid {
+		*s = docSet{sid: sid, texts: map[[2]string]bool{}, tasks: map[int]bool{}}
+	}
+	if d.kind == RecallPrompt {
+		if s.tasks[d.task] {
+			return false
+		}
+		s.tasks[d.task] = true
+		return true
+	}
+	k := [2]string{d.kind, d.text}
+	if s.texts[k] {
+		return false
+	}
+	s.texts[k] = true
+	return true
 }
 
 func allSessionIDs(ctx context.Context, tx *sql.Tx) ([]string, error) {
@@ -55,40 +112,6 @@ func allSessionIDs(ctx context.Context, tx *sql.Tx) ([]string, error) {
 		ids = append(ids, id)
 	}
 	return ids, rows.Err()
-}
-
-// docInserter inserts recall documents through statements prepared on
-// the migration's transaction.
-type docInserter struct {
-	doc, prompt *sql.Stmt
-}
-
-func newDocInserter(ctx context.Context, tx *sql.Tx) (*docInserter, error) {
-	doc, err := tx.PrepareContext(ctx, stmtSQL[stInsertRecall])
-	if err != nil {
-		return nil, err
-	}
-	prompt, err := tx.PrepareContext(ctx, stmtSQL[stInsertRecallPrompt])
-	if err != nil {
-		doc.Close()
-		return nil, err
-	}
-	return &docInserter{doc: doc, prompt: prompt}, nil
-}
-
-func (in *docInserter) close() { in.doc.Close(); in.prompt.Close() }
-
-func (in *docInserter) insert(ctx context.Context, sid string, docs []recallDoc) error {
-	for _, d := range docs {
-		st := in.doc
-		if d.kind == RecallPrompt {
-			st = in.prompt
-		}
-		if _, err := st.ExecContext(ctx, sid, d.round, d.task, d.kind, d.at, d.text); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // bfRound is a stored round as the backfill reads it back: the records
@@ -179,15 +202,18 @@ func (l *backfillLoader) roundRows(ctx context.Context) error {
 }
 
 // messages reads the user and assistant messages in order, decoded in
-// SQL so tool results (the bulk of the table) never leave SQLite. A
-// round whose messages start a new epoch replaced the history.
+// SQL so tool results (the bulk of the table) never leave SQLite; the
+// writer marshals llm.Message, whose role comes first, so a prefix test
+// passes over tool results without parsing them. A round whose messages
+// start a new epoch replaced the history.
 func (l *backfillLoader) messages(ctx context.Context) error {
 	return l.each(ctx, `SELECT session_id, round_seq, epoch, role, content, calls FROM (
 		SELECT session_id, seq, round_seq, epoch,
 			CASE WHEN json_valid(json) THEN json_extract(json, '$.role') END AS role,
 			CASE WHEN json_valid(json) THEN substr(json_extract(json, '$.content'), 1, 16384) END AS content,
 			CASE WHEN json_valid(json) THEN COALESCE(json_array_length(json, '$.tool_calls'), 0) END AS calls
-		FROM messages WHERE session_id BETWEEN ? AND ?)
+		FROM messages WHERE session_id BETWEEN ? AND ?
+			AND (json LIKE '{"role":"user"%' OR json LIKE '{"role":"assistant"%'))
 		WHERE role IN ('user', 'assistant') ORDER BY session_id, seq`, func(rows *sql.Rows) error {
 		var sid, role string
 		var content sql.NullString

@@ -3,6 +3,7 @@ package datalog
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 
@@ -20,6 +21,16 @@ const (
 // maxRecallText caps one document's text: a long answer is indexed by its
 // first 16 KB.
 const maxRecallText = 16 << 10
+
+// recallScopeSQL is a document's scope, in the writer's insert: one
+// token for the session's project (scopeToken in SQL).
+const recallScopeSQL = `COALESCE((SELECT 'p' || hex(project_root) FROM sessions WHERE id = ?1), '')`
+
+// scopeToken is the scope of a project's documents: "p" and the hex of
+// its root (stored redacted), one FTS5 token.
+func scopeToken(root string) string {
+	return "p" + strings.ToUpper(hex.EncodeToString([]byte(root)))
+}
 
 // maxKeyArg caps the argument shown in a tool call's summary.
 const maxKeyArg = 200

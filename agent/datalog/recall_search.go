@@ -2,6 +2,7 @@ package datalog
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 )
@@ -12,6 +13,10 @@ const (
 	MaxSearchLimit     = 100
 	// hitsPerSession keeps one long session from filling the results.
 	hitsPerSession = 3
+	// searchWindow is how many of the newest matching texts are ranked:
+	// a word most texts hold costs no more than this many, and the best
+	// among recent sessions come first.
+	searchWindow = 300
 )
 
 // SearchQuery selects what Search returns.
@@ -35,11 +40,12 @@ type Hit struct {
 }
 
 // Search finds past sessions' prompts, answers, plan goals and tool
-// calls matching q.Text, best match first (FTS5's bm25), at most three
-// per session. Every word must match; when no text has them all, any
-// word will do. Text with nothing to search for returns no hits.
+// calls matching q.Text: of the newest searchWindow matching texts, the
+// best matches first (BM25 over those texts, see rankWindow), at most
+// three per session. Every word must match; when no text has them all,
+// any word will do. Text with nothing to search for returns no hits.
 func (db *DB) Search(ctx context.Context, q SearchQuery) ([]Hit, error) {
-	terms := searchTerms(q.Text)
+	terms, words := searchTerms(q.Text)
 	if len(terms) == 0 {
 		return nil, nil
 	}
@@ -47,14 +53,13 @@ func (db *DB) Search(ctx context.Context, q SearchQuery) ([]Hit, error) {
 	if limit <= 0 {
 		limit = DefaultSearchLimit
 	}
-	limit = min(limit, MaxSearchLimit)
-	project := ""
+	s := search{db: db, exclude: q.Exclude, limit: min(limit, MaxSearchLimit), words: words}
 	if q.Project != "" {
-		project = db.red.String(q.Project) // stored redacted
+		s.project = db.red.String(q.Project) // stored redacted
 	}
-	hits, err := db.rankHits(ctx, ftsMatch(terms, false), project, q.Exclude, limit)
+	hits, err := s.run(ctx, terms, false)
 	if err == nil && len(hits) == 0 && len(terms) > 1 {
-		hits, err = db.rankHits(ctx, ftsMatch(terms, true), project, q.Exclude, limit)
+		hits, err = s.run(ctx, terms, true)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("search the datalog: %w", err)
@@ -62,47 +67,79 @@ func (db *DB) Search(ctx context.Context, q SearchQuery) ([]Hit, error) {
 	return hits, nil
 }
 
-// rankSQL ranks the matching documents, keeping each session's best
-// hitsPerSession. The snippets are made for the hits kept only.
-const rankSQL = `SELECT id, session_id, project_root, kind, round_seq, at FROM (
-	SELECT id, session_id, project_root, kind, round_seq, at, score,
-		row_number() OVER (PARTITION BY session_id ORDER BY score) AS n
-	FROM (
-		SELECT d.id, d.session_id, s.project_root, d.kind, d.round_seq, d.at,
-			bm25(recall_fts) AS score
-		FROM recall_fts JOIN recall_docs d ON d.id = recall_fts.rowid
-		JOIN sessions s ON s.id = d.session_id
-		WHERE recall_fts MATCH ?1 AND (?2 = '' OR s.project_root = ?2) AND d.session_id != ?3))
-	WHERE n <= ?4 ORDER BY score LIMIT ?5`
+// search is one Search's settings.
+type search struct {
+	db               *DB
+	project, exclude string
+	limit            int
+	words            []queryWord // the words searched for, for ranking and snippets
+}
 
-const snippetSQL = `SELECT snippet(recall_fts, 0, '**', '**', '…', 24) FROM recall_fts
-	WHERE recall_fts MATCH ? AND rowid = ?`
+// match is the FTS5 query: the terms in the text column, within the
+// project's scope when there is one.
+func (s *search) match(terms []string, or bool) string {
+	m := ftsMatch(terms, or)
+	if s.project != "" {
+		m = `"` + scopeToken(s.project) + `" AND (` + m + `)`
+	}
+	return m
+}
 
-func (db *DB) rankHits(ctx context.Context, match, project, exclude string, limit int) ([]Hit, error) {
-	rows, err := db.read.QueryContext(ctx, rankSQL, match, project, exclude, hitsPerSession, limit)
+// windowSQL reads the newest matching texts: FTS5 walks its index newest
+// first and stops at the window, so a word most texts hold costs no more
+// than a rare one. The excluded session's texts are left out before the
+// window, so they cannot fill it.
+const windowSQL = `SELECT d.id, d.session_id, s.project_root, d.kind, d.round_seq, d.at, d.text
+	FROM (SELECT rowid AS id FROM recall_fts WHERE recall_fts MATCH ?1
+		AND rowid NOT IN (SELECT id FROM recall_docs WHERE session_id = ?2)
+		ORDER BY rowid DESC LIMIT ?3) w
+	JOIN recall_docs d ON d.id = w.id JOIN sessions s ON s.id = d.session_id`
+
+func (s *search) run(ctx context.Context, terms []string, or bool) ([]Hit, error) {
+	var docs []*windowDoc
+	err := s.each(ctx, windowSQL, []any{s.match(terms, or), s.exclude, searchWindow}, func(rows *sql.Rows) error {
+		d := &windowDoc{}
+		var at int64
+		if err := rows.Scan(&d.id, &d.hit.SessionID, &d.hit.Project, &d.hit.Kind, &d.hit.Round, &at, &d.text); err != nil {
+			return err
+		}
+		d.hit.At = fromNanos(at)
+		// The scope token is exact in practice; the root is checked all the same.
+		if s.project == "" || d.hit.Project == s.project {
+			docs = append(docs, d)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	rankWindow(docs, s.words)
+	perSession := map[string]int{}
 	var hits []Hit
-	var ids []int64
-	for rows.Next() {
-		var h Hit
-		var id, at int64
-		if err := rows.Scan(&id, &h.SessionID, &h.Project, &h.Kind, &h.Round, &at); err != nil {
-			return nil, err
+	for _, d := range docs {
+		if len(hits) == s.limit {
+			break
 		}
-		h.At = fromNanos(at)
-		hits, ids = append(hits, h), append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows.Close()
-	for i := range hits {
-		if err := db.read.QueryRowContext(ctx, snippetSQL, match, ids[i]).Scan(&hits[i].Snippet); err != nil {
-			return nil, err
+		if perSession[d.hit.SessionID] < hitsPerSession {
+			perSession[d.hit.SessionID]++
+			d.hit.Snippet = snippet(d.text, s.words)
+			hits = append(hits, d.hit)
 		}
 	}
 	return hits, nil
+}
+
+// each runs q and scan on every row.
+func (s *search) each(ctx context.Context, q string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := s.db.read.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

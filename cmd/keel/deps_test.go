@@ -37,6 +37,7 @@ var importRules = []struct {
 	{pkg: module + "/agent/demo", forbidden: append([]string{module + "/ui", module + "/cmd", module + "/eval", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/ui", forbidden: []string{module + "/cmd", module + "/eval", module + "/policy", cobraPkg}},
 	{pkg: module + "/cmd/keel/headless", forbidden: append([]string{module + "/ui", module + "/agent/llmtest", cobraPkg}, charmPrefixes...)},
+	{pkg: module + "/recall", forbidden: append([]string{module + "/ui", module + "/cmd", module + "/config", cobraPkg}, charmPrefixes...), exact: []string{module + "/agent"}},
 	{pkg: module + "/cmd/keel/keellog", forbidden: append([]string{module + "/ui", module + "/agent/llmtest"}, charmPrefixes...)},
 }
 

@@ -20,7 +20,9 @@ import (
 // logCommand is `keel log`: the datalog's read side.
 func (a *app) logCommand() *cobra.Command {
 	open := func(readOnly bool) (*datalog.DB, error) { return a.openDatalogAt(a.current, readOnly) }
-	return keellog.NewLogCommand(open, a.stdin)
+	cmd := keellog.NewLogCommand(open, a.stdin)
+	cmd.AddCommand(keellog.NewSearchCommand(open, a.workspaceRoot))
+	return cmd
 }
 
 // openDatalogAt opens the configured datalog for a command that needs it.

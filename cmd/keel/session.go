@@ -69,6 +69,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	runner, notice := sandboxRunner(cfg, ws.Root())
 	toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: m.secrets,
 		Env: childEnv(cfg, os.Environ()), Sandbox: runner})
+	recallTool := addRecallTool(&toolset, cfg, ws.Root())
 	popts := a.policyOptions(cfg, setup)
 	popts.Tools = toolset
 	policy, err := tools.NewPolicy(ws, popts)
@@ -88,6 +89,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	if err != nil {
 		return nil, err
 	}
+	recallTool.Exclude(opts.Recorder.SessionID)
 	s := agent.New(opts)
 	b := &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root()}
 	if notice != "" {
