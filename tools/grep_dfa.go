@@ -17,10 +17,11 @@ import (
 // line's edges here); a pattern with \b or \B gets no DFA. One lineDFA is
 // used by one goroutine.
 type lineDFA struct {
-	prog   *syntax.Prog
-	states map[string]*dstate
-	start  *dstate // the state at a line's start
-	visit  []bool  // scratch for closure
+	prog    *syntax.Prog
+	states  map[string]*dstate
+	start   *dstate // the state at a line's start
+	visit   []bool  // scratch for closure
+	flushes int     // times the cache overflowed
 }
 
 // dstate is one DFA state. match: a match has ended (the line matches
@@ -37,9 +38,10 @@ type dstate struct {
 }
 
 const (
-	maxDFAStates = 4096 // beyond this the cache is dropped and rebuilt
-	flagsStart   = syntax.EmptyBeginLine | syntax.EmptyBeginText
-	flagsEnd     = syntax.EmptyEndLine | syntax.EmptyEndText
+	maxDFAStates  = 4096 // beyond this the cache is dropped and rebuilt
+	maxDFAFlushes = 3    // beyond this the DFA is no faster than the regexp
+	flagsStart    = syntax.EmptyBeginLine | syntax.EmptyBeginText
+	flagsEnd      = syntax.EmptyEndLine | syntax.EmptyEndText
 )
 
 // newLineDFA compiles expr, or returns nil when a DFA cannot run it.
@@ -88,6 +90,7 @@ func (d *lineDFA) state(pcs []uint32, flags syntax.EmptyOp, atStart bool) *dstat
 	}
 	if len(d.states) >= maxDFAStates {
 		d.states, d.start = map[string]*dstate{}, nil
+		d.flushes++
 	}
 	d.states[key] = s
 	return s
@@ -165,6 +168,11 @@ func (d *lineDFA) next(s *dstate, r rune) *dstate {
 	}
 	return n
 }
+
+// thrashing reports whether the pattern needs more states than the
+// cache holds, so often that building them costs more than it saves
+// (RE2 falls back to its NFA the same way).
+func (d *lineDFA) thrashing() bool { return d.flushes >= maxDFAFlushes }
 
 func matchesRune(in *syntax.Inst, r rune) bool {
 	switch in.Op {

@@ -25,6 +25,7 @@ type matchScratch struct {
 	st   findState
 	line findState // for also, one line at a time
 	dfa  *lineDFA  // this searcher's own, built on first use
+	slow bool      // the DFA kept overflowing its cache: use the regexp
 	hits []lineSpan
 }
 
@@ -40,10 +41,8 @@ func newLineMatcher(re *regexp.Regexp) *lineMatcher {
 	for _, set := range also {
 		m.also = append(m.also, newFinder(set))
 	}
-	if m.dfa = newLineDFA(re.String()) != nil; m.dfa && m.find == nil {
-		return m
-	}
-	if expr := "(?m)" + re.String(); !textAnchored(expr) {
+	m.dfa = newLineDFA(re.String()) != nil
+	if expr := "(?m)" + re.String(); m.find == nil && !textAnchored(expr) {
 		m.whole, _ = regexp.Compile(expr)
 	}
 	return m
@@ -69,10 +68,13 @@ func textAnchored(expr string) bool {
 // lines returns the matching lines of data, at most limit.
 func (m *lineMatcher) lines(data []byte, sc *matchScratch, limit int) []lineSpan {
 	sc.hits = sc.hits[:0]
-	if m.dfa && sc.dfa == nil {
+	if m.dfa && sc.dfa == nil && !sc.slow {
 		sc.dfa = newLineDFA(m.re.String())
 	}
-	if m.dfa && m.find == nil {
+	if sc.dfa != nil && sc.dfa.thrashing() {
+		sc.dfa, sc.slow = nil, true
+	}
+	if sc.dfa != nil && m.find == nil {
 		return m.dfaLines(data, sc, limit)
 	}
 	if m.find != nil {
