@@ -32,8 +32,8 @@ type dstate struct {
 	blocked []uint32 // assertions not satisfied mid-line
 	match   bool
 	atStart bool
-	end     int8 // 0: not computed, 1: matches at the line's end, 2: does not
-	ascii   [utf8.RuneSelf]*dstate
+	end     int8         // 0: not computed, 1: matches at the line's end, 2: does not
+	ascii   [256]*dstate // by byte; bytes past ASCII are never filled
 	other   map[rune]*dstate
 }
 
@@ -142,8 +142,15 @@ func (d *lineDFA) closure(s *dstate, pc uint32, flags syntax.EmptyOp) {
 	}
 }
 
-// next is the state after s reads r.
+// next is the state after s reads r. A state that has matched stays
+// matched: the line matches whatever follows.
 func (d *lineDFA) next(s *dstate, r rune) *dstate {
+	if s.match {
+		if r < utf8.RuneSelf {
+			s.ascii[r] = s
+		}
+		return s
+	}
 	if r < utf8.RuneSelf {
 		if n := s.ascii[r]; n != nil {
 			return n
@@ -212,31 +219,21 @@ func (d *lineDFA) matchesAtEnd(s *dstate) bool {
 }
 
 // matchLine reports whether line (without its newline) matches. The
-// loop follows cached ASCII transitions inline; anything else goes
-// through next.
+// loop follows cached transitions by byte; a byte without one (not cached
+// yet, or past ASCII) goes through next.
 func (d *lineDFA) matchLine(line []byte) bool {
 	s := d.begin()
-	if s.match {
-		return true
-	}
 	for i := 0; i < len(line); {
-		if c := line[i]; c < utf8.RuneSelf {
-			if n := s.ascii[c]; n != nil {
-				s = n
-				i++
-				if s.match {
-					return true
-				}
-				continue
-			}
+		if n := s.ascii[line[i]]; n != nil {
+			s = n
+			i++
+			continue
 		}
 		r, size := rune(line[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRune(line[i:])
 		}
-		if s = d.next(s, r); s.match {
-			return true
-		}
+		s = d.next(s, r)
 		i += size
 	}
 	return d.matchesAtEnd(s)
