@@ -25,6 +25,7 @@ type Config struct {
 	Plan              Plan                `toml:"plan"`
 	Datalog           Datalog             `toml:"datalog"`
 	UI                UI                  `toml:"ui"`
+	MCP               MCP                 `toml:"mcp"`
 
 	sources     map[string]Source // dotted key -> where its value came from
 	ignored     map[string]Source // dotted key -> where an untrusted project set it

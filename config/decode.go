@@ -59,6 +59,8 @@ func (d *fileDecoder) table(prefix []string, m map[string]any) {
 			if sub, ok := d.asTable(parts, v); ok {
 				d.providers(sub)
 			}
+		case len(prefix) == 0 && k == "mcp":
+			d.mcp(v) // warns instead of failing: a broken MCP server never stops keel
 		case len(prefix) == 0 && slices.Contains(sections, k):
 			if sub, ok := d.asTable(parts, v); ok {
 				d.table(parts, sub)

@@ -64,6 +64,7 @@ type Warning struct {
 	Suggestion string // a close known key, or empty
 	Project    string // set when Key was ignored because Project is not trusted
 	Changed    bool   // Project is trusted, but not with its file's current content
+	Msg        string // any other problem that does not stop keel (a broken MCP server)
 }
 
 // Untrusted reports whether the warning is about a key ignored because the
@@ -76,6 +77,9 @@ func (w Warning) Untrusted() bool { return w.Project != "" }
 // .keel/config.toml changed since you trusted DIR (review it, then run
 // "keel trust" again)".
 func (w Warning) String() string {
+	if w.Msg != "" {
+		return fmt.Sprintf("%s:%d:%d: %s", w.Path, w.Line, w.Col, w.Msg)
+	}
 	if w.Untrusted() {
 		t := projectTrust{Dir: w.Project, Changed: w.Changed}
 		return fmt.Sprintf("%s:%d:%d: %s is ignored: %s (%s)", w.Path, w.Line, w.Col, w.Key, t.reason(), t.remedy())

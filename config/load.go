@@ -61,6 +61,7 @@ func Load(opts LoadOptions) (*Config, []Warning, error) {
 	if err := applyFlags(c, opts.Flags); err != nil {
 		return nil, warnings, err
 	}
+	warnings = append(warnings, checkMCP(c)...)
 	c.Datalog.Path = expandHome(c.Datalog.Path, opts.Getenv)
 	for i, d := range c.SandboxWritable {
 		c.SandboxWritable[i] = expandHome(d, opts.Getenv)

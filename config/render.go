@@ -51,6 +51,7 @@ func Render(c *Config) string {
 			writeLine(&b, f.key, v, c.sourceNote(providerKey(name, f.key)))
 		}
 	}
+	renderMCP(&b, c)
 	return b.String()
 }
 

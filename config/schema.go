@@ -119,6 +119,9 @@ func lookupProviderField(key string) (providerField, bool) {
 // childKeys lists the key names directly inside the table at prefix ("" is
 // the top level), for unknown-key suggestions.
 func childKeys(prefix string) []string {
+	if strings.HasPrefix(prefix, "mcp.servers.") {
+		return mcpKeyNames()
+	}
 	if strings.HasPrefix(prefix, "providers.") {
 		names := make([]string, len(providerFields))
 		for i, f := range providerFields {
@@ -128,7 +131,7 @@ func childKeys(prefix string) []string {
 	}
 	var names []string
 	if prefix == "" {
-		names = append(names, "providers")
+		names = append(names, "providers", "mcp")
 		names = append(names, sections...)
 	}
 	for _, f := range fields {

@@ -32,7 +32,7 @@ func TrustedKeys() []string {
 	for _, k := range trustedProviderKeys {
 		keys = append(keys, "providers.*."+k)
 	}
-	return keys
+	return append(keys, "mcp.servers.*") // a server is a command keel runs
 }
 
 // projectTrust is the trust verdict on one project file: Dir is the

@@ -75,6 +75,9 @@ func runGrep(ctx context.Context, ws *Workspace, p grepParams, rg string) Result
 	var files []grepFile
 	var truncated bool
 	var err error
+	if strings.Contains(q.include, "/") {
+		rg = "" // rg's --glob would override .gitignore, and its file types see names only
+	}
 	if rg != "" {
 		files, truncated, err = searchRG(ctx, rg, q)
 	} else {

@@ -52,6 +52,9 @@ func BenchmarkGrepTree(b *testing.B) {
 func benchEngines(b *testing.B, ws *Workspace, p grepParams) {
 	for ename, rg := range engines() {
 		b.Run(fmt.Sprintf("%s-%d", ename, runtime.GOMAXPROCS(0)), func(b *testing.B) {
+			if ename == "rg" && rg == "" {
+				b.Skip("rg is not installed")
+			}
 			for b.Loop() {
 				if res := runGrep(context.Background(), ws, p, rg); res.IsError {
 					b.Fatal(res.Output)

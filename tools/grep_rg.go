@@ -29,7 +29,9 @@ func rgArgs(q grepQuery) []string {
 		args = append(args, "--context", strconv.Itoa(q.context))
 	}
 	if q.include != "" {
-		args = append(args, "--glob", q.include)
+		// A file type, not --glob: a --glob include overrides .gitignore
+		// for the files it names; a type keeps the ignore rules.
+		args = append(args, "--type-add", "keelinclude:"+q.include, "--type", "keelinclude")
 	}
 	return append(args, "--regexp", q.params.Pattern, "--", rgTarget(q))
 }

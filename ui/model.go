@@ -76,7 +76,7 @@ func New(opts Options) *Model {
 
 // Init starts draining the session's events and the bridge's questions.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.drain(), tea.RequestBackgroundColor)
+	return tea.Batch(m.drain(), tea.RequestBackgroundColor, waitNotice(m.opts.LateNotices))
 }
 
 // ResumeRequested is the session the user asked to resume ("" if none).
@@ -131,6 +131,9 @@ func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
 		}
 	case NoticeMsg:
 		m.notice(msg.Text)
+	case lateNoticeMsg:
+		m.notice(clean(msg.text))
+		return waitNotice(m.opts.LateNotices)
 	case ErrorMsg:
 		m.errorCard(msg.Text)
 	case ModelChangedMsg:

@@ -44,6 +44,11 @@ type Options struct {
 	// Resume switches to a logged session. Nil: the program quits and Run
 	// returns a *ResumeRequest for cmd/keel to act on.
 	Resume func(id string) tea.Cmd
+	// MCP reports the MCP servers' state, tools and stderr (/mcp).
+	MCP func() tea.Cmd
+	// LateNotices are one-line notes that arrive while the UI runs (an MCP
+	// server that could not start or stopped); nil when none can.
+	LateNotices <-chan string
 }
 
 // NoticeMsg shows a one-line note in the conversation; hooks return it to

@@ -25,6 +25,7 @@ var slashCommands = []slashCommand{
 	{"/model", "NAME", "switch the model", (*Model).cmdModel},
 	{"/clear", "", "clear the screen (the conversation is kept)", (*Model).cmdClear},
 	{"/resume", "[ID]", "resume a logged session", (*Model).cmdResume},
+	{"/mcp", "", "MCP servers: state, tools, last stderr lines", (*Model).cmdMCP},
 	{"/quit", "", "quit keel", (*Model).cmdQuit},
 }
 
@@ -98,6 +99,8 @@ func (m *Model) cmdLog(string) tea.Cmd { return m.openBrowser() }
 func (m *Model) cmdUndo(string) tea.Cmd { return m.hook("/undo", m.opts.Undo) }
 
 func (m *Model) cmdCompact(string) tea.Cmd { return m.hook("/compact", m.opts.Compact) }
+
+func (m *Model) cmdMCP(string) tea.Cmd { return m.hook("/mcp", m.opts.MCP) }
 
 // hook calls an optional hook, or says the command is not available.
 func (m *Model) hook(name string, h func() tea.Cmd) tea.Cmd {

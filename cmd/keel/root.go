@@ -77,7 +77,7 @@ Run it with no arguments for the terminal UI, or with -p for headless mode.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError(err) })
 	a.defineFlags(root)
 	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodesHelp + "\n")
-	root.AddCommand(a.versionCommand(), a.configCommand(), a.logCommand(), a.undoCommand(), a.trustCommand(), a.evalCommand())
+	root.AddCommand(a.versionCommand(), a.configCommand(), a.logCommand(), a.undoCommand(), a.trustCommand(), a.evalCommand(), a.mcpCommand())
 	return root
 }
 

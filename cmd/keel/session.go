@@ -12,6 +12,7 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/config"
+	"github.com/keel-dev/keel/mcp"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -23,6 +24,7 @@ type sessionSetup struct {
 	confirmer agent.PlanConfirmer  // nil: headless approves plans with a notice
 	model     *modelChoice         // nil: the configured provider (the demo sets its own)
 	policy    *tools.PolicyOptions // nil: config rules plus --allow
+	notify    func(string)         // MCP servers' notices; nil: stderr
 }
 
 // builtSession is a ready session and what must be closed after it.
@@ -32,13 +34,17 @@ type builtSession struct {
 	recorder *agent.Recorder // closes an asynchronously opened datalog
 	cfg      *config.Config
 	root     string
-	notices  []string // one-line notes for the user at start (headless: stderr)
+	notices  []string     // one-line notes for the user at start (headless: stderr)
+	mcp      *mcp.Manager // the MCP servers, started in the background; nil in the demo
 }
 
 // close ends the session and closes the datalog, saying on stderr when
 // records could not be saved even after retrying.
 func (b *builtSession) close(stderr io.Writer) {
 	b.session.Close()
+	if b.mcp != nil {
+		b.mcp.Close() // their process groups die with keel
+	}
 	var errs []error
 	if b.db != nil {
 		errs = append(errs, b.db.Close())
@@ -70,6 +76,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: m.secrets,
 		Env: childEnv(cfg, os.Environ()), Sandbox: runner})
 	recallTool := addRecallTool(&toolset, cfg, ws.Root())
+	mcpTools := addMCPTools(&toolset, cfg, ws.Root(), a.mcpNotifier(setup))
 	popts := a.policyOptions(cfg, setup)
 	popts.Tools = toolset
 	policy, err := tools.NewPolicy(ws, popts)
@@ -79,7 +86,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	opts := a.agentOptions(cfg, setup, m)
 	opts.Tools, opts.Permissions, opts.Workdir = toolset, policy, ws.Root()
 	env := agent.DetectEnv(cwd, ws.Root(), opts.Now())
-	for _, t := range toolset {
+	for _, t := range tools.Expand(toolset) { // MCP tools are not known yet: they describe themselves
 		env.Tools = append(env.Tools, t.Name())
 	}
 	env.Tools = append(env.Tools, agent.PlanToolName) // the session's own
@@ -91,7 +98,8 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	}
 	recallTool.Exclude(opts.Recorder.SessionID)
 	s := agent.New(opts)
-	b := &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root()}
+	b := &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root(), mcp: mcpTools}
+	mcpTools.Start() // in the background: their tools join the requests that follow their start
 	if notice != "" {
 		b.notices = append(b.notices, notice)
 	}

@@ -32,7 +32,8 @@ func (a *app) runTUI(cmd *cobra.Command, cfg *config.Config) error {
 
 func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
 	bridge := ui.NewBridge()
-	b, err := a.buildSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge, confirmer: bridge})
+	notices := make(chan string, 16) // MCP servers' notices, drained by the UI
+	b, err := a.buildSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge, confirmer: bridge, notify: chanNotifier(notices)})
 	if errors.Is(err, config.ErrNoAPIKey) {
 		return ui.Run(ctx, ui.Options{Bridge: bridge, Mouse: cfg.UI.Mouse})
 	}
@@ -40,7 +41,9 @@ func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
 		return err
 	}
 	defer b.close(a.stderr)
-	return ui.Run(ctx, a.uiOptions(b, bridge))
+	opts := a.uiOptions(b, bridge)
+	opts.LateNotices = notices
+	return ui.Run(ctx, opts)
 }
 
 // uiOptions describes a built session to the UI, with its hooks.
@@ -60,6 +63,11 @@ func (a *app) uiOptions(b *builtSession, bridge *ui.Bridge) ui.Options {
 				return ui.ErrorMsg{Text: err.Error()}
 			}
 			return ui.NoticeMsg{Text: msg}
+		}
+	}
+	if m := b.mcp; m != nil {
+		opts.MCP = func() tea.Cmd {
+			return func() tea.Msg { return ui.NoticeMsg{Text: mcpReport(m)} }
 		}
 	}
 	opts.SetModel = func(name string) tea.Cmd {

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/keel-dev/keel/config"
+	"github.com/keel-dev/keel/mcp"
+	"github.com/keel-dev/keel/termtext"
+	"github.com/keel-dev/keel/tools"
+)
+
+// mcpStderrLines is how many of a server's last stderr lines /mcp and
+// keel mcp list show.
+const mcpStderrLines = 5
+
+// addMCPTools appends the MCP servers' tool group to toolset and returns
+// its manager, not started yet (startMCP starts it once the session is
+// built). The group is there even without servers, so permission rules
+// naming MCP tools always parse.
+func addMCPTools(toolset *[]tools.Tool, cfg *config.Config, root string, notify func(string)) *mcp.Manager {
+	m := newMCPManager(cfg, root, notify)
+	*toolset = append(*toolset, m)
+	return m
+}
+
+// newMCPManager maps the configuration onto the MCP manager: servers run
+// in the workspace with the environment run_command gets (no secret
+// variables unless env_passthrough or the server's own env names them);
+// their results are capped at tool_output_cap. Notices are sanitised.
+func newMCPManager(cfg *config.Config, root string, notify func(string)) *mcp.Manager {
+	var servers []mcp.ServerConfig
+	for _, s := range cfg.MCPServers() {
+		servers = append(servers, mcp.ServerConfig{Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env,
+			URL: s.URL, Headers: s.Headers, StartTimeout: s.StartupTimeout, CallTimeout: s.CallTimeout,
+			TrustReadOnly: s.TrustReadOnly, Problem: s.Problem})
+	}
+	if notify == nil {
+		notify = func(string) {}
+	}
+	return mcp.New(servers, mcp.Options{Env: childEnv(cfg, os.Environ()), Dir: root, MaxOutput: cfg.ToolOutputCap,
+		Notify: func(s string) { notify(termtext.Sanitize(s)) }, Version: version})
+}
+
+// stderrNotifier prints notices on w as "keel: …" lines, one at a time
+// (they come from the servers' goroutines): headless keel's notices.
+func stderrNotifier(w io.Writer) func(string) {
+	var mu sync.Mutex
+	return func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "keel: %s\n", s)
+	}
+}
+
+// chanNotifier sends notices to ch without ever blocking a server's
+// goroutine (a full channel drops the notice; /mcp still shows the state).
+func chanNotifier(ch chan<- string) func(string) {
+	return func(s string) {
+		select {
+		case ch <- s:
+		default:
+		}
+	}
+}
+
+// mcpReport is the servers' state, tools and stderr as sanitised text.
+func mcpReport(m *mcp.Manager) string {
+	return termtext.Sanitize(mcp.Report(m.Status(mcpStderrLines)))
+}
+
+func (a *app) mcpCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "MCP servers: keel mcp list",
+		Args:  cobra.NoArgs,
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "list",
+		Short: "start the configured MCP servers, then list their state, tools and last stderr lines",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := a.loadConfig(cmd)
+			if err != nil {
+				return err
+			}
+			return a.listMCP(cmd.Context(), cfg)
+		},
+	})
+	return cmd
+}
+
+// listMCP starts every server, waits for each start to end (bounded by
+// its startup_timeout) and prints the report; a server that fails is
+// reported, not an error.
+func (a *app) listMCP(ctx context.Context, cfg *config.Config) error {
+	cwd, err := a.workDir()
+	if err != nil {
+		return err
+	}
+	ws, err := tools.NewWorkspace(cwd)
+	if err != nil {
+		return usageError(fmt.Errorf("the working directory %s cannot be used: %w", cwd, err))
+	}
+	m := newMCPManager(cfg, ws.Root(), nil)
+	defer m.Close()
+	m.Start()
+	m.WaitStarted(ctx)
+	_, err = fmt.Fprintln(a.stdout, mcpReport(m))
+	return err
+}
+
+// mcpNotifier is where a session's MCP notices go: the setup's (the
+// TUI's), else stderr.
+func (a *app) mcpNotifier(setup sessionSetup) func(string) {
+	if setup.notify != nil {
+		return setup.notify
+	}
+	return stderrNotifier(a.stderr)
+}
