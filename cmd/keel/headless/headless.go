@@ -37,7 +37,8 @@ func (h Headless) Run(ctx context.Context, s *agent.Session, prompt string) (age
 		return agent.TaskStopped{}, err
 	}
 	enc := json.NewEncoder(termtext.NewJSONWriter(h.Stdout))
-	for ev := range s.Events() {
+	for { // Events stays open for the session's life: the task's stop ends this
+		ev := <-s.Events()
 		switch h.Format {
 		case FormatStreamJSON:
 			if line := streamLine(ev); line != nil {
@@ -54,7 +55,6 @@ func (h Headless) Run(ctx context.Context, s *agent.Session, prompt string) (age
 			return stopped, h.finish(enc, s, stopped)
 		}
 	}
-	return agent.TaskStopped{}, fmt.Errorf("the agent's event stream closed before the task ended")
 }
 
 func (h Headless) finish(enc *json.Encoder, s *agent.Session, st agent.TaskStopped) error {
