@@ -60,9 +60,7 @@ func (s *Session) compactHistory(ctx context.Context, prompt string) (llm.Usage,
 		return usage, err
 	}
 	kept := append([]llm.Message{{Role: llm.RoleUser, Content: s.compactedPreamble(prompt, summary)}}, hist[cut:]...)
-	s.mu.Lock()
-	s.history, s.histBytes = kept, historyBytes(kept)
-	s.mu.Unlock()
+	s.conv.replace(kept)
 	s.opts.Recorder.compacted(len(hist) - len(kept) + 1)
 	return usage, nil
 }

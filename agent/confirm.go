@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-
 )
 
 // PlanConfirmer shows a plan to the user before its first side effect
@@ -28,9 +27,7 @@ func (t *task) confirmPlan(ctx context.Context, o *outcome) bool {
 	if !s.opts.ConfirmPlan || t.plan.planConfirmed || s.readOnly(o.call.Name) {
 		return true
 	}
-	s.mu.Lock()
-	touched := s.planSeq != t.plan.planSeqAtStart
-	s.mu.Unlock()
+	touched := s.conv.planVersion() != t.plan.planSeqAtStart
 	plan := s.Plan()
 	if plan == nil || !touched {
 		return true // no plan for this task: nothing to confirm

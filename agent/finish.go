@@ -10,7 +10,7 @@ func (s *Session) finishTask(t *task, st stop) {
 	s.running = false
 	s.cancel = nil
 	cost := s.costPtr()
-	plan := s.plan.clone()
+	plan := s.conv.Plan()
 	s.mu.Unlock()
 	sum := TaskSummary{
 		Turns: t.limits.rounds, ToolCalls: t.limits.toolCalls, Usage: t.limits.usage, CostUSD: cost,
@@ -23,10 +23,7 @@ func (s *Session) finishTask(t *task, st stop) {
 // closeDanglingCalls appends a "cancelled" result for any tool call in the
 // last assistant message that has none, so the next request is valid.
 func (s *Session) closeDanglingCalls() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.history = closeDangling(s.history, "cancelled: keel stopped before this tool call ran")
-	s.histBytes = historyBytes(s.history)
+	s.conv.closeDangling("cancelled: keel stopped before this tool call ran")
 }
 
 // retryDetail is the state line shown while waiting to retry, e.g.

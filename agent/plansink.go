@@ -12,20 +12,7 @@ import (
 // supersedes the plan: the attempt goes up and the next request carries a
 // replanning message. When every step is done the plan is completed.
 func (s *Session) UpdatePlan(u PlanUpdate) string {
-	s.mu.Lock()
-	prev := s.plan.clone()
-	next := mergePlan(prev, u, s.now())
-	failed := newlyFailed(prev, next)
-	reply := fmt.Sprintf("plan updated: %d steps, %s", len(next.Steps), countLine(next))
-	if failed != nil && next.Status == PlanActive {
-		next.Status = PlanSuperseded
-		s.planEvents = append(s.planEvents, planFailure{step: *failed, attempt: next.Attempt})
-		reply += fmt.Sprintf("; step %q failed, so this plan is superseded: make a new plan with a different approach (attempt %d)", failed.Title, next.Attempt+1)
-	}
-	s.plan = next
-	s.planSeq++
-	snap := next.clone()
-	s.mu.Unlock()
+	snap, reply := s.conv.update(u, s.now())
 	s.opts.Recorder.plan(snap)
 	s.setState(StatePlanning, "")
 	s.out.send(PlanChanged{Plan: *snap})
@@ -111,11 +98,7 @@ func countLine(p *Plan) string {
 // the task with plan_failed when the attempts are used up.
 func (t *task) replanMessages() *stop {
 	s := t.s
-	s.mu.Lock()
-	events := s.planEvents
-	s.planEvents = nil
-	s.mu.Unlock()
-	for _, ev := range events {
+	for _, ev := range s.conv.takePlanEvents() {
 		t.plan.failedPlans = append(t.plan.failedPlans, ev.step.Title+": "+ev.step.Note)
 		if max := s.opts.MaxBacktracks; max > 0 && len(t.plan.failedPlans) >= max {
 			s.markPlanFailed()
@@ -131,29 +114,10 @@ func (t *task) replanMessages() *stop {
 // guard halted it: the plan is superseded and the task replans instead of
 // stopping. It reports false when there is no active step to fail.
 func (s *Session) failActiveStep(why string) bool {
-	s.mu.Lock()
-	if s.plan == nil || s.plan.Status != PlanActive {
-		s.mu.Unlock()
+	snap := s.conv.failActive(why, s.now())
+	if snap == nil {
 		return false
 	}
-	next := s.plan.clone()
-	idx := -1
-	for i, st := range next.Steps {
-		if st.Status == StepActive {
-			idx = i
-			break
-		}
-	}
-	if idx < 0 {
-		s.mu.Unlock()
-		return false
-	}
-	next.Steps[idx].Status, next.Steps[idx].Note = StepFailed, "keel's guard stopped it: "+why
-	next.Status, next.Updated = PlanSuperseded, s.now()
-	s.planEvents = append(s.planEvents, planFailure{step: next.Steps[idx], attempt: next.Attempt})
-	s.plan = next
-	snap := next.clone()
-	s.mu.Unlock()
 	s.opts.Recorder.plan(snap)
 	s.out.send(PlanChanged{Plan: *snap})
 	return true

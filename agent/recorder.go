@@ -200,7 +200,7 @@ func (r *Recorder) round(t *task, resp llm.Response, outs []outcome, fired []Int
 	r.flushStarted()
 	s := t.s
 	r.mu.Lock()
-	added, total := s.historySince(r.written) // only what this round added: no per-round copy of the whole history
+	added, total := s.conv.since(r.written) // only what this round added: no per-round copy of the whole history
 	rec := datalog.RoundRecord{
 		Round:        t.roundRow(resp, s.opts.Prices),
 		Messages:     added,

@@ -17,13 +17,12 @@ var ErrBusy = errors.New("keel is still working on the previous task; wait for i
 // Session owns one conversation: its history, plan, totals and the
 // goroutine that runs the current task. Consumers read Events.
 type Session struct {
-	opts Options   // fixed at New
-	live *settings // what /model and /cadence change
+	opts Options       // fixed at New
+	live *settings     // what /model and /cadence change
+	conv *conversation // the history and the plan
 	out  *outbox
 
 	mu        sync.Mutex // guards the fields below
-	history   []llm.Message
-	plan      *Plan
 	state     State
 	cancel    context.CancelFunc
 	running   bool
@@ -33,12 +32,7 @@ type Session struct {
 	cost      float64
 	interSeq  int
 	toolTotal int
-	histBytes int           // the history's size as estimateTokens counts it, kept as it grows
 	defs      []llm.ToolDef // the tools as the model sees them, built once
-	// planEvents are failed plans waiting for the task to turn them into
-	// replanning messages (update_plan may run beside other read-only tools).
-	planEvents []planFailure
-	planSeq    int // bumped by every plan update
 	// taskDiscipline is the discipline state carried from task to task.
 	taskDiscipline discipline.State
 	wg             sync.WaitGroup
@@ -51,13 +45,11 @@ func New(opts Options) *Session {
 		opts:    opts,
 		live:    newSettings(opts),
 		out:     newOutbox(opts.EventBuffer),
-		history: append([]llm.Message(nil), opts.History...),
-		plan:    opts.Plan.clone(),
+		conv:    newConversation(opts.History, opts.Plan),
 		state:   StateIdle,
 		taskSeq: opts.TaskSeq,
 	}
 	s.roundSeq = opts.RoundSeq
-	s.histBytes = historyBytes(s.history)
 	s.opts.Tools = append(slices.Clone(opts.Tools), s.planTool()) // the session owns update_plan
 	s.defs = buildToolDefs(s.opts.Tools)
 	opts.Recorder.bind(func(text string) { s.out.send(Notice{Text: text}) })
@@ -125,18 +117,10 @@ func (s *Session) Running() bool {
 }
 
 // History returns a copy of the conversation so far.
-func (s *Session) History() []llm.Message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]llm.Message(nil), s.history...)
-}
+func (s *Session) History() []llm.Message { return s.conv.History() }
 
 // Plan returns a copy of the current plan, or nil.
-func (s *Session) Plan() *Plan {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.plan.clone()
-}
+func (s *Session) Plan() *Plan { return s.conv.Plan() }
 
 // SetCadence changes the reflection cadence for the rest of the session
 // (the TUI's /cadence N). It takes effect from the next round.
@@ -158,26 +142,6 @@ func (s *Session) setState(to State, detail string) {
 	s.out.send(ev)
 }
 
-func (s *Session) appendHistory(msgs ...llm.Message) {
-	s.mu.Lock()
-	s.history = append(s.history, msgs...)
-	s.histBytes += historyBytes(msgs)
-	s.mu.Unlock()
-}
-
-// historySince copies the history from index i on, and returns the
-// history's length.
-func (s *Session) historySince(i int) ([]llm.Message, int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	i = min(i, len(s.history))
-	return append([]llm.Message(nil), s.history[i:]...), len(s.history)
-}
-
-func (s *Session) snapshotHistory() []llm.Message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.history[:len(s.history):len(s.history)]
-}
+func (s *Session) appendHistory(msgs ...llm.Message) { s.conv.append(msgs...) }
 
 func (s *Session) now() time.Time { return s.opts.Now() }

@@ -109,7 +109,7 @@ func toolCallBytes(calls []llm.ToolCall) int {
 // requestMessages is the system prompt followed by the history. The
 // slice is new each round, but its elements are shared, not copied.
 func (s *Session) requestMessages() []llm.Message {
-	hist := s.snapshotHistory()
+	hist := s.conv.view()
 	msgs := make([]llm.Message, 0, len(hist)+1)
 	if s.opts.SystemPrompt != "" {
 		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.opts.SystemPrompt})
@@ -121,9 +121,7 @@ func (s *Session) requestMessages() []llm.Message {
 // token over the system prompt and history. The history's size is kept
 // as it grows, so this costs nothing per round.
 func (s *Session) estimateTokens() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return (len(s.opts.SystemPrompt) + s.histBytes) / 4
+	return (len(s.opts.SystemPrompt) + s.conv.size()) / 4
 }
 
 // historyBytes is the size of messages as estimateTokens counts it.

@@ -85,9 +85,8 @@ type stop struct {
 
 func (s *Session) runTask(ctx context.Context, seq int, prompt string) {
 	t := &task{s: s, seq: seq, prompt: prompt, started: s.now()}
+	t.plan.planSeqAtStart = s.conv.startTask() // failures of an earlier, cancelled task are not this task's
 	s.mu.Lock()
-	t.plan.planSeqAtStart = s.planSeq
-	s.planEvents = nil // failures of an earlier, cancelled task are not this task's
 	t.discipline = discipline.NewTask(s.taskDiscipline)
 	s.mu.Unlock()
 	s.opts.Recorder.taskStarted(seq, prompt)
