@@ -191,8 +191,8 @@ func (m *Model) spin(msg spinMsg) tea.Cmd {
 	return spinTick()
 }
 
-// busy reports whether anything on screen moves: a task runs.
-func (m *Model) busy() bool { return m.running || m.status.working() }
+// busy reports whether anything on screen moves: a task or a !command runs.
+func (m *Model) busy() bool { return m.running || m.status.working() || m.shell.active() }
 
 // submit sends a prompt in a command; an error comes back as a message.
 func (m *Model) submit(prompt string) tea.Cmd {

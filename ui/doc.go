@@ -10,6 +10,12 @@
 // one re-arming command (drain) that also carries the Bridge's questions;
 // the agent never calls Program.Send and the UI goroutine never blocks.
 //
+// The editor sends prompts with @file mentions (input_mention.go: files
+// listed and read in commands through a Workspace, ranked by fuzzy.go),
+// !commands (shell.go: the session's run_command behind its policy, the
+// output going with the next prompt) and custom /commands (customcmd.go,
+// read at start); editor_route.go is the root's side of all three.
+//
 // Files by concern: model.go (routing), keys.go and keymap*.go, agent_events.go,
 // layout.go, view.go, styles.go, and one file per child. View only composes
 // cached lines of what is visible; streamed text is redrawn on frame ticks

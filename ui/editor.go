@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // editor is a small multi-line text editor: the prompt box and the
@@ -25,6 +24,8 @@ type editor struct {
 	focused     bool
 	multiline   bool
 	keys        EditKeys
+	chips       []string      // text drawn as chips (@file mentions)
+	chipStyle   styleRenderer // how chips are drawn
 }
 
 func newEditor(prompt string, maxRows int, multiline bool, keys EditKeys) editor {
@@ -226,72 +227,22 @@ func (e *editor) wordRight() {
 	}
 }
 
-// rows soft-wraps the text to the width (after the prompt) and returns the
-// rows and the row the cursor is on.
-func (e *editor) rows() ([]string, int) {
-	w := max(e.width-ansi.StringWidth(e.prompt), 2)
-	var rows []string
-	cursorRow := 0
-	for i, l := range e.lines {
-		runes := l
-		if i == e.row && e.focused {
-			runes = append(append([]rune(nil), l...), ' ') // room for the cursor at the end
-		}
-		first := len(rows)
-		for off := 0; ; off += w {
-			end := min(off+w, len(runes))
-			rows = append(rows, e.draw(i, runes[off:end], first == len(rows), off))
-			if end >= len(runes) {
-				break
-			}
-		}
-		if i == e.row {
-			cursorRow = first + min(e.col/w, len(rows)-first-1)
-		}
+// wordBeforeCursor is the text between the last space before the cursor
+// (or the start of the line) and the cursor.
+func (e *editor) wordBeforeCursor() string {
+	l := e.lines[e.row][:e.col]
+	i := len(l)
+	for i > 0 && !unicode.IsSpace(l[i-1]) {
+		i--
 	}
-	return rows, cursorRow
+	return string(l[i:])
 }
 
-// draw renders one wrapped row of line i that starts at rune offset off,
-// with the cursor reversed when it falls in this row.
-func (e *editor) draw(i int, runes []rune, firstRow bool, off int) string {
-	var b strings.Builder
-	if firstRow && i == 0 {
-		b.WriteString(e.prompt)
-	} else {
-		b.WriteString(strings.Repeat(" ", ansi.StringWidth(e.prompt)))
-	}
-	for j, r := range runes {
-		if e.focused && i == e.row && off+j == e.col {
-			b.WriteString(ansi.SGR(ansi.AttrReverse) + string(r) + ansi.SGR(ansi.AttrNoReverse))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// Height is the rows the editor shows.
-func (e *editor) Height() int {
-	rows, _ := e.rows()
-	return min(max(len(rows), 1), e.maxRows)
-}
-
-// View renders the editor: the placeholder when empty, otherwise the rows
-// around the cursor.
-func (e *editor) View(placeholderStyle styleRenderer) string {
-	if e.Value() == "" && e.placeholder != "" {
-		cur := ""
-		if e.focused {
-			cur = ansi.SGR(ansi.AttrReverse) + " " + ansi.SGR(ansi.AttrNoReverse)
-		}
-		ph := ansi.Truncate(e.placeholder, max(e.width-ansi.StringWidth(e.prompt)-1, 1), "…")
-		return e.prompt + cur + placeholderStyle.Render(ph)
-	}
-	rows, cur := e.rows()
-	if len(rows) > e.maxRows {
-		start := min(max(cur-e.maxRows+1, 0), len(rows)-e.maxRows)
-		rows = rows[start : start+e.maxRows]
-	}
-	return strings.Join(rows, "\n")
+// replaceBeforeCursor replaces the n runes before the cursor with s.
+func (e *editor) replaceBeforeCursor(n int, s string) {
+	l := e.lines[e.row]
+	n = min(n, e.col)
+	e.lines[e.row] = append(l[:e.col-n:e.col-n], l[e.col:]...)
+	e.col -= n
+	e.InsertString(s)
 }

@@ -38,17 +38,21 @@ type toolCall struct {
 	exitCode       *int
 	duration       time.Duration
 	denyReason     string
+	user           bool   // a !command the user ran, not the model's call
+	note           string // a dim note after the outcome
 }
 
 // entry is one item of the transcript. Its rendered lines are cached per
 // width and version: anything that changes what it shows bumps version.
 type entry struct {
 	kind      entryKind
-	text      string // prompt, answer, reasoning, error or notice text
-	prompt    string // a queued prompt's full text (pastes expanded)
-	queued    bool   // a prompt waiting for the running task to end
-	streaming bool   // an answer or reasoning still arriving
-	dirty     bool   // streamed text arrived since the last frame
+	text      string   // prompt, answer, reasoning, error or notice text
+	prompt    string   // a queued prompt's full text (pastes expanded)
+	chips     []string // a prompt's @file mentions, drawn as chips
+	attached  string   // what went with a prompt (files, command output)
+	queued    bool     // a prompt waiting for the running task to end
+	streaming bool     // an answer or reasoning still arriving
+	dirty     bool     // streamed text arrived since the last frame
 	expanded  bool
 	tool      *toolCall
 	card      *agent.Intervention

@@ -2,12 +2,14 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/tools"
 )
 
 // sizes are the golden screen sizes.
@@ -24,6 +26,7 @@ var scenarios = map[string]func(t *testing.T, m *Model){
 	"permission": scenarioPermission,
 	"browser":    scenarioBrowser,
 	"rounds":     scenarioRounds,
+	"editor":     scenarioEditor,
 	"welcome":    nil, // built without a session
 }
 
@@ -134,6 +137,24 @@ func scenarioPermission(_ *testing.T, m *Model) {
 		req := req
 		send(m, requestMsg{r: &request{perm: &req, reply: make(chan answer, 1), done: make(chan struct{})}})
 	}
+}
+
+// scenarioEditor: a !command's output, a prompt sent with a mentioned
+// file, and the input holding a chip while @ lists files.
+func scenarioEditor(_ *testing.T, m *Model) {
+	ws := &fakeWorkspace{files: []string{"README.md", "ui/model.go", "ui/modal.go", "ui/model_test.go", "agent/model_options.go"},
+		contents: map[string]string{"ui/model.go": "package ui\n", "README.md": strings.Repeat("keel\n", 300)}}
+	m.input.ws = ws
+	e := m.tr.addShell("go test ./ui")
+	id := m.shell.start(e, "go test ./ui", func() {})
+	out := "=== RUN   TestGolden\n" + strings.Repeat("--- PASS: TestGolden/case (0.00s)\n", 12) + "PASS\nok  \tgithub.com/keel-dev/keel/ui\t0.412s\n"
+	send(m, shellDoneMsg{id: id, res: tools.Result{Output: out, ExitCode: intp(0)}, duration: 1400 * time.Millisecond})
+	typeRun(m, "summarise @READ")
+	pressRun(m, "tab")
+	send(m, press("enter"))
+	typeRun(m, "explain @ui/model.go")
+	pressRun(m, "tab")
+	typeRun(m, "next to @mod")
 }
 
 var browseAt = time.Date(2025, 11, 20, 9, 30, 0, 0, time.UTC)

@@ -15,8 +15,9 @@ const pasteCollapseLines = 10
 // maxInputHeight is the most rows the input box grows to.
 const maxInputHeight = 6
 
-// input is the prompt box: an editor with history browsing and collapsed
-// pastes.
+// input is the prompt box: an editor with history browsing, collapsed
+// pastes, @file mentions (input_mention.go) and the completion list
+// under it.
 type input struct {
 	ta      editor
 	st      Styles
@@ -26,20 +27,30 @@ type input struct {
 	draft   string // what was typed before browsing history
 	pastes  []paste
 
-	completions []string // shown under the input after Tab
+	popup     completion // the list under the input
+	ws        Workspace  // nil: @ completes nothing
+	files     fileIndex
+	mentions  []mention
+	inMention bool // the cursor was in an @word after the last edit
+
+	sendWhenRead bool // Enter came while a mention was being read
 }
 
 // paste is a large paste: its placeholder in the box and its full text.
 type paste struct{ placeholder, text string }
 
-func newInput(st Styles, keys KeyMap) input {
+func newInput(st Styles, keys KeyMap, ws Workspace) input {
 	ta := newEditor("› ", maxInputHeight, true, keys.Edit)
-	ta.placeholder = "Ask keel… (Enter sends, Alt+Enter newline, / commands, ? help)"
-	return input{ta: ta, st: st, keys: keys}
+	ta.placeholder = "Ask keel… (Enter sends, / commands, @ files, ! shell, ? help)"
+	ta.chipStyle = st.Chip
+	return input{ta: ta, st: st, keys: keys, ws: ws}
 }
 
 // restyle takes new styles, keeping what was typed.
-func (in *input) restyle(st Styles) { in.st = st }
+func (in *input) restyle(st Styles) {
+	in.st = st
+	in.ta.chipStyle = st.Chip
+}
 
 // setPlaceholder replaces the hint shown while the box is empty.
 func (in *input) setPlaceholder(s string) { in.ta.placeholder = s }
@@ -114,6 +125,7 @@ func (in *input) take() (prompt, shown string) {
 		prompt = strings.Replace(prompt, p.placeholder, p.text, 1)
 	}
 	in.pastes = nil
+	in.clearMentions()
 	in.ta.Reset()
 	if shown != "" && (len(in.history) == 0 || in.history[len(in.history)-1] != shown) {
 		in.history = append(in.history, shown)
@@ -123,21 +135,26 @@ func (in *input) take() (prompt, shown string) {
 	return prompt, shown
 }
 
-// set replaces the box's text (slash completion).
-func (in *input) set(s string) { in.ta.SetValue(s) }
+// set replaces the box's text (slash completion); a list shown for the
+// old text closes.
+func (in *input) set(s string) {
+	in.ta.SetValue(s)
+	in.popup.close()
+}
 
 func (in *input) view() string { return in.ta.View(in.st.Dim) }
 
 func (in *input) height() int { return in.ta.Height() }
 
-// showCompletions lists matches under the input; fewer than two hide it.
-func (in *input) showCompletions(matches []string) {
-	if len(matches) > 1 {
-		in.completions = matches
+// showSlash lists matching commands under the input; fewer than two
+// close the list.
+func (in *input) showSlash(items []completionItem) {
+	if len(items) > 1 {
+		in.popup.show(completeSlash, items)
 	} else {
-		in.completions = nil
+		in.popup.close()
 	}
 }
 
-// hideCompletions drops the list under the input.
-func (in *input) hideCompletions() { in.completions = nil }
+// hideCompletions closes the list under the input.
+func (in *input) hideCompletions() { in.popup.close() }

@@ -30,10 +30,11 @@ type KeyMap struct {
 	End         key.Binding
 	Demo        key.Binding // the welcome screen's: run the demo
 
-	Edit     EditKeys
-	Dialog   DialogKeys
-	Browser  BrowserKeys
-	HelpView HelpKeys
+	Edit       EditKeys
+	Completion CompletionKeys
+	Dialog     DialogKeys
+	Browser    BrowserKeys
+	HelpView   HelpKeys
 }
 
 var _ help.KeyMap = KeyMap{}
@@ -49,8 +50,8 @@ func DefaultKeyMap() KeyMap {
 		Send:        bind("enter", "send (queued while keel works)", "enter"),
 		HistoryPrev: bind("↑", "previous prompt (on the first line)", "up"),
 		HistoryNext: bind("↓", "next prompt (on the last line)", "down"),
-		Complete:    bind("tab", "complete a /command", "tab"),
-		Cancel:      bind("esc", "cancel the running task", "esc"),
+		Complete:    bind("tab", "complete a /command; @ completes files", "tab"),
+		Cancel:      bind("esc", "cancel the running task or !command", "esc"),
 		Quit:        bind("ctrl+c ×2", "quit", "ctrl+c"),
 		Help:        bind("?", "key help (empty input)", "?"),
 		Plan:        bind("ctrl+p", "show/hide the plan", "ctrl+p"),
@@ -65,6 +66,7 @@ func DefaultKeyMap() KeyMap {
 		End:         bind("end", "scroll to the end (empty input)", "end"),
 		Demo:        bind("d", "run the demo (welcome screen)", "d"),
 		Edit:        defaultEditKeys(),
+		Completion:  defaultCompletionKeys(),
 		Dialog:      defaultDialogKeys(),
 		Browser:     defaultBrowserKeys(),
 		HelpView:    defaultHelpKeys(),
@@ -84,6 +86,7 @@ func (k KeyMap) sections() []keySection {
 			k.PageUp, k.PageDown, k.Home, k.End, k.SelectPrev, k.SelectNext, k.Expand,
 			k.Plan, k.Log, k.Copy, k.Help}},
 		{"Editing", k.Edit.bindings()},
+		{"Completion (@file, /command)", k.Completion.bindings()},
 		{"Permission question", k.Dialog.perm()},
 		{"Guard question", k.Dialog.guard()},
 		{"Plan approval", k.Dialog.plan()},

@@ -141,3 +141,25 @@ func defaultHelpKeys() HelpKeys {
 func (k HelpKeys) bindings() []key.Binding {
 	return []key.Binding{k.LineUp, k.LineDown, k.PageUp, k.PageDown}
 }
+
+// CompletionKeys work while a list of completions shows under the input
+// (after an @, or Tab on a /command); other keys edit as usual.
+type CompletionKeys struct {
+	Prev    key.Binding
+	Next    key.Binding
+	Accept  key.Binding
+	Dismiss key.Binding
+}
+
+func defaultCompletionKeys() CompletionKeys {
+	return CompletionKeys{
+		Prev:    bind("↑", "previous completion", "up"),
+		Next:    bind("↓", "next completion", "down"),
+		Accept:  bind("tab/enter", "take the completion", "tab", "enter"),
+		Dismiss: bind("esc", "close the list", "esc"),
+	}
+}
+
+func (k CompletionKeys) bindings() []key.Binding {
+	return []key.Binding{k.Prev, k.Next, k.Accept, k.Dismiss}
+}

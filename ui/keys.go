@@ -22,6 +22,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.overlayKey(msg); ok {
 		return cmd
 	}
+	if cmd, ok := m.completionKey(msg); ok {
+		return cmd
+	}
 	if cmd, ok := m.screenKey(msg); ok {
 		return cmd
 	}
@@ -30,8 +33,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
-	m.input.hideCompletions()
-	return m.input.update(msg)
+	return m.edit(msg)
 }
 
 // overlayKey gives a key to whatever covers the main screen: a dialog,
@@ -119,13 +121,14 @@ func (m *Model) emptyInputKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// escape cancels the running task; idle, it clears completions.
+// escape cancels the running task, else the running !commands.
 func (m *Model) escape() tea.Cmd {
-	if m.running && m.session != nil {
+	switch {
+	case m.running && m.session != nil:
 		m.cancel()
-		return nil
+	case m.shell.cancelAll() > 0:
+		m.notice("cancelling the !command (esc)…")
 	}
-	m.input.hideCompletions()
 	return nil
 }
 
@@ -140,39 +143,37 @@ func (m *Model) cancel() {
 	m.notice("cancelling the task (esc)…")
 }
 
-// send submits the input: a /command runs; a prompt is sent, or queued
-// while a task runs.
+// send submits the input: a /command runs, a !command runs in the shell;
+// a prompt is sent with its mentioned files, or queued while a task runs.
 func (m *Model) send() tea.Cmd {
-	if strings.TrimSpace(m.input.value()) == "" {
+	text := strings.TrimSpace(m.input.value())
+	switch {
+	case text == "":
 		return nil
-	}
-	m.input.hideCompletions()
-	if isSlash(strings.TrimSpace(m.input.value())) {
+	case strings.HasPrefix(text, "!"):
+		_, line := m.input.take()
+		return m.startShell(strings.TrimPrefix(line, "!"))
+	case m.isSlash(text):
 		_, line := m.input.take()
 		return m.runSlash(line)
-	}
-	if m.session == nil {
+	case m.session == nil:
 		m.errorCard("no provider is configured — see the steps above, or run `keel --demo`")
 		return nil
 	}
-	prompt, shown := m.input.take()
-	return m.sendPrompt(shown, prompt)
-}
-
-// sendPrompt shows a prompt and sends it, or queues it while a task runs.
-func (m *Model) sendPrompt(shown, prompt string) tea.Cmd {
-	e := m.tr.addPrompt(shown, prompt, m.running)
-	if m.running {
-		m.queue = append(m.queue, e)
+	files, loading := m.input.attachments()
+	if len(loading) > 0 { // sent once they are read (mentionRead)
+		m.input.sendWhenRead = true
+		m.status.setHint("reading " + strings.Join(loading, ", ") + "… the prompt goes when it is read")
 		return nil
 	}
-	return m.submit(prompt)
+	prompt, shown := m.input.take()
+	return m.sendPrompt(shown, prompt, files)
 }
 
 func (m *Model) tabComplete() {
-	text, matches := complete(m.input.value())
+	text, matches := m.completeSlash(m.input.value())
 	m.input.set(text)
-	m.input.showCompletions(matches)
+	m.input.showSlash(matches)
 }
 
 func (m *Model) togglePlan() {
@@ -202,7 +203,7 @@ func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 	case m.browser != nil:
 		return nil
 	}
-	return m.input.update(msg)
+	return m.edit(msg)
 }
 
 func (m *Model) handleWheel(msg tea.MouseWheelMsg) {

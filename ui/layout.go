@@ -28,9 +28,7 @@ func (m *Model) bottomHeight() int {
 	if m.foldedPlan() {
 		h++
 	}
-	if len(m.input.completions) > 0 {
-		h++
-	}
+	h += m.input.popup.height()
 	return h
 }
 

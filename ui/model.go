@@ -25,7 +25,9 @@ type Model struct {
 	input   input
 	dialogs dialogs
 	help    helpView
-	browser *browser // nil when closed
+	shell   shellRuns       // the user's !commands
+	browser *browser        // nil when closed
+	custom  []customCommand // custom /commands, read at start
 
 	width, height int
 	running       bool     // a task is in progress (as far as the UI knows)
@@ -58,7 +60,7 @@ func New(opts Options) *Model {
 		tr:      newTranscript(r),
 		plan:    newPlanPanel(opts.ContextWindow),
 		status:  newStatusBar(opts),
-		input:   newInput(st, keys),
+		input:   newInput(st, keys, opts.Workspace),
 		dialogs: newDialogs(keys),
 		width:   opts.Width,
 		height:  opts.Height,
@@ -76,7 +78,7 @@ func New(opts Options) *Model {
 
 // Init starts draining the session's events and the bridge's questions.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.drain(), tea.RequestBackgroundColor, waitNotice(m.opts.LateNotices))
+	return tea.Batch(m.drain(), tea.RequestBackgroundColor, loadCommandsCmd(m.opts.Commands), waitNotice(m.opts.LateNotices))
 }
 
 // ResumeRequested is the session the user asked to resume ("" if none).
@@ -141,8 +143,37 @@ func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
 		m.notice("model: " + msg.Model)
 	case SessionMsg:
 		return m.setSession(msg)
+	default:
+		return m.handleInput(msg)
 	}
 	return nil
+}
+
+// handleInput takes the results of the editor's commands: the workspace's
+// files, a mentioned file, a !command's outcome, the custom commands.
+func (m *Model) handleInput(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case filesMsg:
+		m.noticeIf(m.input.filesLoaded(msg))
+	case mentionMsg:
+		m.noticeIf(m.input.mentionRead(msg))
+		if m.input.sendWhenRead && !m.input.reading() {
+			m.input.sendWhenRead = false
+			return m.send()
+		}
+	case shellDoneMsg:
+		m.shellDone(msg)
+	case commandsMsg:
+		m.setCustom(msg)
+	}
+	return nil
+}
+
+// noticeIf adds a notice unless text is empty.
+func (m *Model) noticeIf(text string) {
+	if text != "" {
+		m.notice(text)
+	}
 }
 
 // setDark switches the styles for the terminal's background; every cached

@@ -35,6 +35,15 @@ type Options struct {
 	// Width and Height fix the size (tests); the terminal's size wins in Run.
 	Width, Height int
 
+	// Workspace offers files after @ and reads the one chosen; nil
+	// turns @ completion off.
+	Workspace Workspace
+	// Shell runs !commands through the session's policy; nil says they
+	// are not available.
+	Shell *Shell
+	// Commands are the directories of custom /commands.
+	Commands CommandDirs
+
 	// Hooks for the slash commands the UI cannot do alone. Each returns a
 	// command whose message (a NoticeMsg, a SessionMsg, ...) reports the
 	// outcome; nil hooks make the command say it is not available.

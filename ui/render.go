@@ -74,12 +74,42 @@ func (r *renderer) user(e *entry, text string, width int) []string {
 	wrapped := strings.Split(ansi.Wrap(text, max(width-2, 1), ""), "\n")
 	for i, l := range wrapped {
 		if i == 0 {
-			wrapped[i] = mark + style.Render(l)
+			wrapped[i] = mark + r.withChips(l, e.chips, style)
 		} else {
-			wrapped[i] = "  " + style.Render(l)
+			wrapped[i] = "  " + r.withChips(l, e.chips, style)
 		}
 	}
+	if e.attached != "" {
+		wrapped = append(wrapped, "  "+r.st.Dim.Render(ansi.Truncate(clean(e.attached), max(width-2, 1), "…")))
+	}
 	return wrapped
+}
+
+// withChips styles a line of a prompt, its chips (@file mentions) as
+// chips and the rest with style.
+func (r *renderer) withChips(line string, chips []string, style styleRenderer) string {
+	if len(chips) == 0 {
+		return style.Render(line)
+	}
+	var b strings.Builder
+	for line != "" {
+		at, chip := -1, ""
+		for _, c := range chips {
+			if i := strings.Index(line, c); i >= 0 && (at < 0 || i < at) {
+				at, chip = i, c
+			}
+		}
+		if at < 0 {
+			b.WriteString(style.Render(line))
+			break
+		}
+		if at > 0 {
+			b.WriteString(style.Render(line[:at]))
+		}
+		b.WriteString(r.st.Chip.Render(chip))
+		line = line[at+len(chip):]
+	}
+	return b.String()
 }
 
 func (r *renderer) reasoning(e *entry, text string, width int) []string {
@@ -112,6 +142,9 @@ func (r *renderer) tool(e *entry, width int) []string {
 	}
 	if t.state == toolDenied {
 		tail = append(tail, "denied")
+	}
+	if t.note != "" {
+		tail = append(tail, t.note)
 	}
 	suffix := r.st.Dim.Render("  " + strings.Join(tail, " · "))
 	room := width - ansi.StringWidth(head) - ansi.StringWidth(suffix) - 1
@@ -148,12 +181,29 @@ func (r *renderer) toolBody(e *entry, width int) []string {
 	if e.expanded && t.output != "" && (t.diff == "" || t.state == toolFailed) {
 		out = append(out, wrapStyled(r.st.Dim, strings.TrimRight(t.output, "\n"), width-2)...)
 	}
-	if !e.expanded && t.state == toolFailed && t.output != "" {
+	if !e.expanded && t.user && t.output != "" {
+		out = append(out, r.outputTail(t.output, width-2)...)
+	} else if !e.expanded && t.state == toolFailed && t.output != "" {
 		first, _, _ := strings.Cut(strings.TrimSpace(t.output), "\n")
 		out = append(out, r.st.Fail.UnsetBold().Render(ansi.Truncate(first, width-2, "…")))
 	}
 	indent(out, "  ")
 	return out
+}
+
+// shellTailLines is how many lines of a !command's output show before it
+// is expanded.
+const shellTailLines = 8
+
+// outputTail is the last lines of a command's output, saying how many
+// came before them.
+func (r *renderer) outputTail(output string, width int) []string {
+	lines := wrapStyled(r.st.Dim, strings.TrimRight(output, "\n"), width)
+	if len(lines) <= shellTailLines {
+		return lines
+	}
+	more := r.st.Dim.Render(fmt.Sprintf("… %d earlier lines (ctrl+o expands)", len(lines)-shellTailLines))
+	return append([]string{more}, lines[len(lines)-shellTailLines:]...)
 }
 
 // diff colours a unified diff; abridged, it keeps the first lines and says

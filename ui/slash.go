@@ -29,46 +29,63 @@ var slashCommands = []slashCommand{
 	{"/quit", "", "quit keel", (*Model).cmdQuit},
 }
 
-// completions lists the commands starting with prefix.
-func completions(prefix string) []string {
-	var out []string
+// builtinSlash reports whether name is a built-in command.
+func builtinSlash(name string) bool {
+	for _, c := range slashCommands {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// slashMatches lists the commands starting with prefix, built-in ones
+// first, then the custom ones, each with its description.
+func (m *Model) slashMatches(prefix string) []completionItem {
+	var out []completionItem
 	for _, c := range slashCommands {
 		if strings.HasPrefix(c.name, prefix) {
-			out = append(out, c.name)
+			out = append(out, completionItem{value: c.name, desc: c.desc})
+		}
+	}
+	for _, c := range m.custom {
+		if strings.HasPrefix(c.name, prefix) {
+			out = append(out, completionItem{value: c.name, desc: c.desc})
 		}
 	}
 	return out
 }
 
-// complete extends a partial /command to the longest common prefix of its
-// matches (and a space when only one matches).
-func complete(text string) (string, []string) {
+// completeSlash extends a partial /command to the longest common prefix
+// of its matches (and a space when only one matches).
+func (m *Model) completeSlash(text string) (string, []completionItem) {
 	if !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n") {
 		return text, nil
 	}
-	m := completions(text)
-	switch len(m) {
+	ms := m.slashMatches(text)
+	switch len(ms) {
 	case 0:
 		return text, nil
 	case 1:
-		return m[0] + " ", m
+		return ms[0].value + " ", ms
 	}
-	p := m[0]
-	for _, s := range m[1:] {
-		for !strings.HasPrefix(s, p) {
+	p := ms[0].value
+	for _, s := range ms[1:] {
+		for !strings.HasPrefix(s.value, p) {
 			p = p[:len(p)-1]
 		}
 	}
-	return p, m
+	return p, ms
 }
 
 // isSlash reports whether a prompt is a command rather than a prompt.
-func isSlash(text string) bool {
+func (m *Model) isSlash(text string) bool {
 	name, _, _ := strings.Cut(text, " ")
-	return strings.HasPrefix(text, "/") && len(completions(name)) > 0 && !strings.Contains(name, "\n")
+	return strings.HasPrefix(text, "/") && len(m.slashMatches(name)) > 0 && !strings.Contains(name, "\n")
 }
 
-// runSlash runs a /command line; unknown commands say so.
+// runSlash runs a /command line, built-in or custom; unknown commands say
+// so.
 func (m *Model) runSlash(line string) tea.Cmd {
 	name, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 	arg = strings.TrimSpace(arg)
@@ -77,8 +94,13 @@ func (m *Model) runSlash(line string) tea.Cmd {
 			return c.run(m, arg)
 		}
 	}
-	if ms := completions(name); len(ms) == 1 {
-		return m.runSlash(ms[0] + " " + arg)
+	for _, c := range m.custom {
+		if c.name == name {
+			return m.runCustom(c, arg)
+		}
+	}
+	if ms := m.slashMatches(name); len(ms) == 1 {
+		return m.runSlash(ms[0].value + " " + arg)
 	}
 	m.notice(fmt.Sprintf("unknown command %s — type / and Tab to see the commands", name))
 	return nil
@@ -157,11 +179,15 @@ func (m *Model) cmdResume(arg string) tea.Cmd {
 
 func (m *Model) cmdQuit(string) tea.Cmd { return m.quit() }
 
-// slashHelp lists the commands for the help overlay.
-func slashHelp() []string {
-	out := make([]string, 0, len(slashCommands))
+// slashHelp lists the commands for the help overlay: the built-in ones,
+// then the custom ones with their first line.
+func (m *Model) slashHelp() []string {
+	out := make([]string, 0, len(slashCommands)+len(m.custom))
 	for _, c := range slashCommands {
 		out = append(out, fmt.Sprintf("%-18s %s", strings.TrimSpace(c.name+" "+c.args), c.desc))
+	}
+	for _, c := range m.custom {
+		out = append(out, fmt.Sprintf("%-18s %s", c.name+" [ARGS]", c.desc))
 	}
 	return out
 }

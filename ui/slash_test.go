@@ -134,8 +134,10 @@ func TestTabCompletion(t *testing.T) {
 	}
 	m.input.set("/c")
 	send(m, press("tab"))
-	if m.input.value() != "/c" || !strings.Contains(plain(m), "/compact  /cadence  /clear") {
-		t.Fatalf("ambiguous tab should list the matches:\n%s", plain(m))
+	for _, row := range []string{"› /compact  summarise older rounds", "  /cadence  checkpoint every N", "  /clear    clear the screen"} {
+		if m.input.value() != "/c" || !strings.Contains(plain(m), row) {
+			t.Fatalf("ambiguous tab should list the matches with their descriptions:\n%s", plain(m))
+		}
 	}
 	m.input.set("/u")
 	send(m, press("tab"))

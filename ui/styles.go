@@ -33,6 +33,7 @@ type Styles struct {
 	Status    lipgloss.Style
 	StatusKey lipgloss.Style
 	Title     lipgloss.Style
+	Chip      lipgloss.Style // an @file mention in the input and the transcript
 	Help      help.Styles
 }
 
@@ -74,12 +75,14 @@ func NewStyles(dark, noColor bool) Styles {
 		Status:    base.Foreground(c("#374151", "#d1d5db")),
 		StatusKey: base.Foreground(c("#7c3aed", "#c4b5fd")).Bold(true),
 		Title:     base.Bold(true).Foreground(c("#111827", "#f9fafb")),
+		Chip:      base.Foreground(c("#5b21b6", "#ddd6fe")).Background(c("#ede9fe", "#3b0764")),
 		Help:      help.DefaultStyles(dark),
 	}
 	if noColor {
 		s.Help = help.Styles{ShortKey: base.Bold(true), FullKey: base.Bold(true)}
 		s.Selected = base.Reverse(true)
 		s.Fail = base.Bold(true)
+		s.Chip = base.Underline(true)
 	}
 	return s
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -165,5 +166,34 @@ func (t *transcript) addPrompt(shown, prompt string, queued bool) *entry {
 // unqueue marks a queued prompt as sent.
 func (t *transcript) unqueue(e *entry) {
 	e.queued = false
+	t.changed(e)
+}
+
+// addShell shows a !command the user started.
+func (t *transcript) addShell(command string) *entry {
+	args, _ := json.Marshal(map[string]string{"command": command})
+	e := t.add(&entry{kind: kindTool, tool: &toolCall{name: "!", args: string(args), user: true}})
+	t.end()
+	return e
+}
+
+// finishShell shows a !command's outcome.
+func (t *transcript) finishShell(e *entry, msg shellDoneMsg) {
+	c := e.tool
+	switch {
+	case msg.denied:
+		c.state, c.denyReason = toolDenied, clean(msg.reason)
+		if c.denyReason == "" {
+			c.denyReason = "you denied it"
+		}
+	case msg.err != nil:
+		c.state, c.output = toolFailed, clean(msg.err.Error())
+	default:
+		c.output, c.exitCode, c.duration = clean(msg.res.Output), msg.res.ExitCode, msg.duration
+		c.state, c.note = toolOK, "output goes with your next prompt"
+		if msg.res.IsError {
+			c.state = toolFailed
+		}
+	}
 	t.changed(e)
 }

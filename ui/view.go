@@ -70,9 +70,7 @@ func (m *Model) mainView() string {
 // bottomView is the rows under the transcript.
 func (m *Model) bottomView() string {
 	var rows []string
-	if c := m.input.completions; len(c) > 0 {
-		rows = append(rows, m.st.Dim.Render(ansi.Truncate(strings.Join(c, "  "), m.width, "…")))
-	}
+	rows = append(rows, m.input.popup.rows(m.st, m.width)...)
 	if m.foldedPlan() {
 		rows = append(rows, m.plan.summary(m.r, m.width))
 	}
@@ -96,7 +94,7 @@ func fitLine(l string, width int) string {
 
 // allHelp is the whole `?` help for width columns.
 func (m *Model) allHelp(width int) []string {
-	return helpLines(m.st, m.keys, slashHelp(), width)
+	return helpLines(m.st, m.keys, m.slashHelp(), width)
 }
 
 // helpMaxTop is how far the help scrolls on the current screen.

@@ -36,6 +36,9 @@ type builtSession struct {
 	root     string
 	notices  []string     // one-line notes for the user at start (headless: stderr)
 	mcp      *mcp.Manager // the MCP servers, started in the background; nil in the demo
+	ws       *tools.Workspace
+	tools    []tools.Tool // the session's tools and policy, for the TUI's !commands
+	policy   *tools.Policy
 }
 
 // close ends the session and closes the datalog, saying on stderr when
@@ -98,7 +101,8 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	}
 	recallTool.Exclude(opts.Recorder.SessionID)
 	s := agent.New(opts)
-	b := &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root(), mcp: mcpTools}
+	b := &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root(), mcp: mcpTools,
+		ws: ws, tools: toolset, policy: policy}
 	mcpTools.Start() // in the background: their tools join the requests that follow their start
 	if notice != "" {
 		b.notices = append(b.notices, notice)

@@ -121,6 +121,37 @@ func TestTUIEndToEndInTmux(t *testing.T) {
 	assertLogged(t, home, dir, "make main print hello")
 }
 
+// TestTUIMentionAndShellInTmux types an @ mention and a !command: the file
+// goes with the prompt, the command's output with the next one.
+func TestTUIMentionAndShellInTmux(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.Rounds(llmtest.Round{Text: "Read the readme."}, llmtest.Round{Text: "Saw the output."}))
+	home, dir := t.TempDir(), project(t)
+	env := []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "cfg"),
+		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=sk-tmux", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
+	tm := startTmux(t, env, dir)
+	tm.waitFor("Ask keel")
+	tm.keys("summarise @READ")
+	tm.waitFor("› README.md")
+	tm.keys("Tab", "Enter")
+	tm.waitFor("with README.md (7 B)", "Read the readme.")
+	tm.keys("!echo from-the-shell", "Enter")
+	tm.waitFor("! echo from-the-shell", "output goes with your next prompt")
+	tm.keys("and now?", "Enter")
+	tm.waitFor("Saw the output.")
+	reqs := srv.Requests()
+	last := func(i int) string { m := reqs[i].Messages; return m[len(m)-1].Content }
+	if len(reqs) != 2 || !strings.Contains(last(0), "<file path=\"README.md\">\n# demo\n</file>") ||
+		!strings.Contains(last(1), "<user_command_output command=\"echo from-the-shell\" exit_code=\"0\">\nfrom-the-shell") {
+		t.Fatalf("%d requests; the prompts did not carry the file and the output:\n%s", len(reqs), tm.screen())
+	}
+	tm.keys("C-c")
+	tm.waitFor("again to quit")
+	tm.keys("C-c")
+	if !tm.exited(10 * time.Second) {
+		t.Fatalf("keel did not quit:\n%s", tm.screen())
+	}
+}
+
 // assertLogged checks the datalog lists a session that began with prompt.
 func assertLogged(t *testing.T, home, dir, prompt string) {
 	t.Helper()

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/config"
+	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/ui"
 )
 
@@ -53,7 +55,8 @@ func (a *app) uiOptions(b *builtSession, bridge *ui.Bridge) ui.Options {
 		Session: b.session, Bridge: bridge, DB: b.db,
 		ProviderLabel: prov.Name, Model: prov.Model, ContextWindow: prov.ContextWindow,
 		Cadence: b.cfg.ReflectionCadence, Mouse: b.cfg.UI.Mouse, Demo: a.flags.demo,
-		Notices: append(slices.Clone(a.warnings), b.notices...),
+		Notices:   append(slices.Clone(a.warnings), b.notices...),
+		Workspace: b.ws, Shell: shellFor(b), Commands: commandDirs(b.root),
 	}
 	opts.Compact = func() tea.Cmd {
 		s := b.session
@@ -100,4 +103,25 @@ func (a *app) uiOptions(b *builtSession, bridge *ui.Bridge) ui.Options {
 		}
 	}
 	return opts
+}
+
+// shellFor gives the TUI's !commands the session's run_command and
+// permission policy; nil when the session has no run_command.
+func shellFor(b *builtSession) *ui.Shell {
+	for _, t := range b.tools {
+		if t.Name() == tools.NameRunCommand {
+			return &ui.Shell{Tool: t, Permissions: b.policy, OutputCap: b.cfg.ToolOutputCap}
+		}
+	}
+	return nil
+}
+
+// commandDirs are where custom /commands live: the project's
+// .keel/commands and the user's $XDG_CONFIG_HOME/keel/commands.
+func commandDirs(root string) ui.CommandDirs {
+	d := ui.CommandDirs{Project: filepath.Join(root, ".keel", "commands")}
+	if p := config.UserConfigPath(nil); p != "" {
+		d.User = filepath.Join(filepath.Dir(p), "commands")
+	}
+	return d
 }

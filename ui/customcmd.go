@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Custom commands are Markdown files in the project's .keel/commands/ and
+// the user's $XDG_CONFIG_HOME/keel/commands/: review.md becomes /review,
+// its text the prompt, with $ARGUMENTS replaced by what follows the
+// command (or the arguments appended when it has no $ARGUMENTS). They are
+// read once, at start-up, in a command. A project's file is untrusted
+// input, but it only becomes a prompt the user chose to send; its
+// description is sanitised like any text keel did not write, and a
+// symlink in the project's directory may not lead out of it (it could
+// point at a file the project should not see).
+
+// maxCommandFile is the largest command file read.
+const maxCommandFile = 64 << 10
+
+// commandName is what a file name (without .md) must look like.
+var commandName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+// customCommand is a prompt kept in a file and run as /name.
+type customCommand struct {
+	name   string // with the slash: "/review"
+	desc   string // the first line of the file, sanitised
+	body   string
+	source string // the file as shown in notices
+}
+
+// expand is the prompt for args: $ARGUMENTS replaced, or args appended.
+func (c customCommand) expand(args string) string {
+	if strings.Contains(c.body, "$ARGUMENTS") {
+		return strings.ReplaceAll(c.body, "$ARGUMENTS", args)
+	}
+	if args == "" {
+		return c.body
+	}
+	return strings.TrimRight(c.body, "\n") + "\n\n" + args
+}
+
+// CommandDirs are where custom commands are read from; "" skips one.
+type CommandDirs struct {
+	Project string // the project's .keel/commands
+	User    string // $XDG_CONFIG_HOME/keel/commands
+}
+
+// commandsMsg carries the custom commands read at start-up and one line
+// for each file that was ignored or overridden.
+type commandsMsg struct {
+	cmds    []customCommand
+	notices []string
+}
+
+// loadCommandsCmd reads the command directories in a command.
+func loadCommandsCmd(dirs CommandDirs) tea.Cmd {
+	if dirs.Project == "" && dirs.User == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		cmds, notices := loadCommands(dirs)
+		return commandsMsg{cmds: cmds, notices: notices}
+	}
+}
+
+// loadCommands reads both directories: on a name clash the user's file
+// wins over the project's, with a notice. A missing or unreadable
+// directory is no error; each bad file is one notice.
+func loadCommands(dirs CommandDirs) ([]customCommand, []string) {
+	project, notices := readCommandDir(dirs.Project, ".keel/commands", true)
+	user, more := readCommandDir(dirs.User, dirs.User, false)
+	notices = append(notices, more...)
+	byName := map[string]customCommand{}
+	for _, c := range project {
+		byName[c.name] = c
+	}
+	for _, c := range user {
+		if p, ok := byName[c.name]; ok {
+			notices = append(notices, fmt.Sprintf("%s: your %s replaces the project's %s", c.name, c.source, p.source))
+		}
+		byName[c.name] = c
+	}
+	out := make([]customCommand, 0, len(byName))
+	for _, c := range byName {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, notices
+}
+
+// readCommandDir reads the *.md files of dir; label is how notices name
+// it. A project's files are opened through os.Root, so a symlink cannot
+// lead out of its directory.
+func readCommandDir(dir, label string, project bool) ([]customCommand, []string) {
+	if dir == "" {
+		return nil, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil // missing or unreadable: no commands, no error
+	}
+	open := func(name string) (*os.File, error) { return os.Open(filepath.Join(dir, name)) }
+	if project {
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return nil, nil
+		}
+		defer root.Close()
+		open = root.Open
+	}
+	var cmds []customCommand
+	var notices []string
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".md")
+		if !ok || e.IsDir() {
+			continue
+		}
+		source := filepath.Join(label, e.Name())
+		c, err := readCommandFile(open, e.Name(), name, source)
+		if err != nil {
+			notices = append(notices, fmt.Sprintf("custom command %s ignored: %s", clean(source), err))
+			continue
+		}
+		cmds = append(cmds, c)
+	}
+	return cmds, notices
+}
+
+// readCommandFile reads and checks one command file.
+func readCommandFile(open func(string) (*os.File, error), file, name, source string) (customCommand, error) {
+	if !commandName.MatchString(name) {
+		return customCommand{}, errors.New("a name is letters, digits, - and _")
+	}
+	f, err := open(file)
+	if err != nil {
+		return customCommand{}, errors.New("cannot be read (a symlink out of the directory, or no permission)")
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		return customCommand{}, errors.New("cannot be read")
+	case !info.Mode().IsRegular():
+		return customCommand{}, errors.New("not a regular file")
+	case info.Size() > maxCommandFile:
+		return customCommand{}, fmt.Errorf("larger than %d KiB", maxCommandFile>>10)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxCommandFile))
+	if err != nil {
+		return customCommand{}, errors.New("cannot be read")
+	}
+	return parseCommand(name, source, data)
+}
+
+// parseCommand makes a command of a file's content.
+func parseCommand(name, source string, data []byte) (customCommand, error) {
+	switch {
+	case !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0:
+		return customCommand{}, errors.New("not UTF-8 text")
+	case len(bytes.TrimSpace(data)) == 0:
+		return customCommand{}, errors.New("empty")
+	}
+	body := strings.ReplaceAll(string(data), "\r\n", "\n")
+	return customCommand{name: "/" + name, desc: commandDesc(body), body: body, source: source}, nil
+}
+
+// commandDesc is a command's description: its first non-empty line
+// without Markdown heading marks, sanitised and short.
+func commandDesc(body string) string {
+	for _, l := range strings.Split(body, "\n") {
+		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#"))
+		if l != "" {
+			return ansi.Truncate(oneLine(l), 60, "…")
+		}
+	}
+	return ""
+}
