@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Fuzzy matching for @file completion: the query's characters must appear
@@ -23,16 +24,22 @@ const (
 )
 
 // fuzzyScore scores path for query; ok is false when it does not match.
-// Every start of the query's first character is tried, keeping the best.
 func fuzzyScore(query, path string) (score int, ok bool) {
-	q := lowerRunes(query)
-	p := []rune(path)
+	return scorePath(lowerRunes(query), path)
+}
+
+// scorePath scores path for the lowered query q. A pass that allocates
+// nothing rejects most paths first; for the rest every start of q's first
+// character is tried, keeping the best.
+func scorePath(q []rune, path string) (int, bool) {
 	if len(q) == 0 {
 		return 0, true
 	}
-	lower := lowerRunes(path)
-	name := strings.LastIndexByte(path, '/') + 1
-	nameStart := len([]rune(path[:name]))
+	if !subsequence(q, path) {
+		return 0, false
+	}
+	p, lower := []rune(path), lowerRunes(path)
+	nameStart := len([]rune(path[:strings.LastIndexByte(path, '/')+1]))
 	best, found := 0, false
 	for start := range lower {
 		if lower[start] != q[0] {
@@ -43,6 +50,25 @@ func fuzzyScore(query, path string) (score int, ok bool) {
 		}
 	}
 	return best, found
+}
+
+// subsequence reports whether the lowered runes q appear in s in order.
+func subsequence(q []rune, s string) bool {
+	i := 0
+	for j := 0; j < len(s) && i < len(q); {
+		c, size := rune(s[j]), 1
+		if c >= utf8.RuneSelf {
+			c, size = utf8.DecodeRuneInString(s[j:])
+			c = unicode.ToLower(c)
+		} else if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c == q[i] {
+			i++
+		}
+		j += size
+	}
+	return i == len(q)
 }
 
 // lowerRunes is s's runes, each lowered (one rune for one, unlike
@@ -112,34 +138,50 @@ func hasPrefixFold(p, q []rune) bool {
 }
 
 // rankFiles returns up to n paths matching query, best first; an empty
-// query lists the shallowest paths first.
+// query lists the shallowest paths first. Only the best n are kept while
+// the paths are scored, so a large workspace is never sorted whole.
 func rankFiles(query string, paths []string, n int) []string {
-	type hit struct {
-		path  string
-		score int
-	}
-	var hits []hit
+	q := lowerRunes(query)
+	var top []fileHit // sorted, best first, at most n
 	for _, p := range paths {
-		if s, ok := fuzzyScore(query, p); ok {
-			if query == "" {
-				s = -strings.Count(p, "/")
-			}
-			hits = append(hits, hit{p, s})
+		s, ok := scorePath(q, p)
+		if !ok {
+			continue
 		}
+		if len(q) == 0 {
+			s = -strings.Count(p, "/")
+		}
+		h := fileHit{p, s}
+		if len(top) == n && !h.before(top[n-1]) {
+			continue
+		}
+		i := sort.Search(len(top), func(i int) bool { return h.before(top[i]) })
+		if len(top) < n {
+			top = append(top, fileHit{})
+		}
+		copy(top[i+1:], top[i:])
+		top[i] = h
 	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		a, b := hits[i], hits[j]
-		if a.score != b.score {
-			return a.score > b.score
-		}
-		if len(a.path) != len(b.path) {
-			return len(a.path) < len(b.path)
-		}
-		return a.path < b.path
-	})
-	out := make([]string, 0, min(n, len(hits)))
-	for i := 0; i < len(hits) && i < n; i++ {
-		out = append(out, hits[i].path)
+	out := make([]string, len(top))
+	for i, h := range top {
+		out[i] = h.path
 	}
 	return out
+}
+
+// fileHit is a matching path and its score.
+type fileHit struct {
+	path  string
+	score int
+}
+
+// before orders hits: higher score, then shorter path, then by name.
+func (a fileHit) before(b fileHit) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if len(a.path) != len(b.path) {
+		return len(a.path) < len(b.path)
+	}
+	return a.path < b.path
 }
