@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"regexp"
 	"time"
 )
@@ -63,6 +64,10 @@ type Options struct {
 	HTTPClient *http.Client
 	// Version is keel's, sent as the client's version.
 	Version string
+	// Command, when set, makes a stdio server's command from its argv
+	// (keel's sandbox helper, which kills everything the server started
+	// when it stops or keel dies); nil runs it directly.
+	Command func(argv []string) (*exec.Cmd, error)
 }
 
 func (o Options) withDefaults() Options {

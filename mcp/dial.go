@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,6 +19,15 @@ import (
 type link struct {
 	sess *sdk.ClientSession
 	cmd  *exec.Cmd
+
+	ended sync.Once
+	why   string // how it ended, once ended
+}
+
+// end shuts the link down once; every caller gets how it ended.
+func (l *link) end() string {
+	l.ended.Do(func() { l.why = l.shutdown() })
+	return l.why
 }
 
 // close ends the session (stdin closed, then SIGTERM and SIGKILL if the
@@ -60,6 +70,10 @@ func (l *link) shutdown() string {
 // closed before it gets SIGTERM (and as long again before SIGKILL).
 const terminateWait = 250 * time.Millisecond
 
+// stopGrace is how long a server run through keel's helper has to stop
+// everything it started before its process group is killed.
+const stopGrace = 2 * time.Second
+
 // dial connects, initializes and lists the tools, within ctx.
 func (s *server) dial(ctx context.Context) (*link, []*sdk.Tool, error) {
 	client := sdk.NewClient(&sdk.Implementation{Name: "keel", Version: s.opts.Version}, nil)
@@ -74,7 +88,7 @@ func (s *server) dial(ctx context.Context) (*link, []*sdk.Tool, error) {
 	l := &link{sess: sess, cmd: cmd}
 	list, err := listTools(ctx, sess)
 	if err != nil {
-		l.shutdown()
+		l.end()
 		return nil, nil, s.explain(ctx, fmt.Errorf("listing its tools: %w", err))
 	}
 	return l, list, nil
@@ -88,13 +102,27 @@ func (s *server) transport() (sdk.Transport, *exec.Cmd) {
 		hc.Transport = &headerTransport{base: hc.Transport, headers: s.expanded(s.cfg.Headers)}
 		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: &hc, DisableStandaloneSSE: true}, nil
 	}
-	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
+	cmd := s.command()
 	cmd.Dir = s.opts.Dir
 	cmd.Env = s.env()
 	cmd.Stderr = s.stderr
 	cmd.WaitDelay = time.Second // a child keeping stderr open does not hold keel
-	setGroup(cmd)
+	if cmd.SysProcAttr == nil {
+		setGroup(cmd)
+	}
 	return &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, cmd
+}
+
+// command is the server's command line, through Options.Command when
+// set (falling back to running it directly if that fails).
+func (s *server) command() *exec.Cmd {
+	argv := append([]string{s.cfg.Command}, s.cfg.Args...)
+	if s.opts.Command != nil {
+		if cmd, err := s.opts.Command(argv); err == nil {
+			return cmd
+		}
+	}
+	return exec.Command(argv[0], argv[1:]...)
 }
 
 // env is the base environment with the server's own variables on top.
@@ -112,10 +140,15 @@ var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // expanded returns m with ${VAR} in its values replaced from Getenv.
 func (s *server) expanded(m map[string]string) map[string]string {
+	return expand(m, s.opts.Getenv)
+}
+
+// expand returns m with ${VAR} in its values replaced from getenv.
+func expand(m map[string]string, getenv func(string) string) map[string]string {
 	out := make(map[string]string, len(m))
 	for k, v := range m {
 		out[k] = varRef.ReplaceAllStringFunc(v, func(ref string) string {
-			return s.opts.Getenv(ref[2 : len(ref)-1])
+			return getenv(ref[2 : len(ref)-1])
 		})
 	}
 	return out

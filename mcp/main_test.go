@@ -11,12 +11,14 @@ import (
 
 	"github.com/keel-dev/keel/mcp/mcptest"
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/tools/sandbox"
 )
 
 // serverEnv makes the test binary run as mcptest's stdio server.
 const serverEnv = "KEEL_MCPTEST_SERVE"
 
 func TestMain(m *testing.M) {
+	sandbox.Main() // the test binary also plays keel's sandbox helper
 	if os.Getenv(serverEnv) == "1" {
 		mcptest.ServeStdio()
 		os.Exit(0)

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/tools/sandbox"
 )
 
 func TestStdioServerToolsAndCalls(t *testing.T) {
@@ -174,9 +176,15 @@ func TestHugeOutputIsCapped(t *testing.T) {
 	}
 }
 
-func TestCloseKillsTheProcessGroup(t *testing.T) {
+// The server's grandchild starts its own session, out of reach of a
+// process-group kill; keel's sandbox helper, which runs the server,
+// still kills it.
+func TestCloseKillsEverythingTheServerStarted(t *testing.T) {
 	n := newNotices()
-	m := New([]ServerConfig{stdioServer("test", nil)}, Options{Env: []string{"PATH=" + os.Getenv("PATH")}, Notify: n.add})
+	helper := func(argv []string) (*exec.Cmd, error) {
+		return (&sandbox.Runner{Exe: os.Args[0]}).Command(context.Background(), argv)
+	}
+	m := New([]ServerConfig{stdioServer("test", nil)}, Options{Env: []string{"PATH=" + os.Getenv("PATH")}, Notify: n.add, Command: helper})
 	res := call(t, context.Background(), m, "mcp__test__spawn", `{}`)
 	var pid int
 	if _, err := fmtSscan(res.Output, &pid); err != nil || pid <= 0 {

@@ -5,6 +5,7 @@ package mcp
 import (
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // setGroup runs the command as the leader of its own process group, so
@@ -14,8 +15,17 @@ func setGroup(cmd *exec.Cmd) {
 }
 
 // killGroup kills the command's process group (a no-op once it is gone).
+// A command with its own Cancel (keel's sandbox helper, which kills
+// everything the server started, even what left the group) is asked
+// first; its group is killed after stopGrace.
 func killGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if cmd.Process == nil {
+		return
 	}
+	pgid := cmd.Process.Pid
+	if cmd.Cancel != nil && cmd.Cancel() == nil {
+		time.AfterFunc(stopGrace, func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
+		return
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 }

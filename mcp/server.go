@@ -83,7 +83,7 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc, done ch
 	s.mu.Lock()
 	if err == nil && s.closed {
 		err = errClosed
-		defer l.shutdown()
+		defer l.end()
 	}
 	if err != nil {
 		s.state, s.err = StateFailed, err
@@ -112,13 +112,15 @@ func (s *server) watch(l *link) {
 // returns why it stopped.
 func (s *server) lost(l *link) string {
 	s.mu.Lock()
-	if s.link != l {
-		defer s.mu.Unlock()
-		return errString(s.err) // already handled
+	first := s.link == l
+	if first {
+		s.link, s.state = nil, StateStopped
 	}
-	s.link, s.state = nil, StateStopped
 	s.mu.Unlock()
-	why := l.shutdown()
+	why := l.end() // a second caller waits for the first's answer
+	if !first {
+		return why
+	}
 	s.mu.Lock()
 	s.err = errors.New(why)
 	notify := !s.reported && !s.closed
@@ -173,7 +175,7 @@ func (s *server) close() {
 	}
 	<-done
 	if l != nil {
-		l.shutdown()
+		l.end()
 	}
 }
 

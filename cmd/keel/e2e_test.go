@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/keel-dev/keel/agent/llmtest"
+	"github.com/keel-dev/keel/tools/sandbox"
 )
 
 var (
@@ -283,6 +284,7 @@ var (
 
 // TestMain removes the binary keelBinary built.
 func TestMain(m *testing.M) {
+	sandbox.Main() // in-process sessions start commands through this binary
 	code := m.Run()
 	if builtBin != "" {
 		os.RemoveAll(filepath.Dir(builtBin))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"github.com/keel-dev/keel/mcp"
 	"github.com/keel-dev/keel/termtext"
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/tools/sandbox"
 )
 
 // mcpStderrLines is how many of a server's last stderr lines /mcp and
@@ -34,17 +36,33 @@ func addMCPTools(toolset *[]tools.Tool, cfg *config.Config, root string, notify 
 // variables unless env_passthrough or the server's own env names them);
 // their results are capped at tool_output_cap. Notices are sanitised.
 func newMCPManager(cfg *config.Config, root string, notify func(string)) *mcp.Manager {
+	if notify == nil {
+		notify = func(string) {}
+	}
+	return mcp.New(mcpServers(cfg), mcp.Options{Env: childEnv(cfg, os.Environ()), Dir: root, MaxOutput: cfg.ToolOutputCap,
+		Notify: func(s string) { notify(termtext.Sanitize(s)) }, Version: version, Command: reapedCommand})
+}
+
+// mcpServers maps the configured servers onto the manager's.
+func mcpServers(cfg *config.Config) []mcp.ServerConfig {
 	var servers []mcp.ServerConfig
 	for _, s := range cfg.MCPServers() {
 		servers = append(servers, mcp.ServerConfig{Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env,
 			URL: s.URL, Headers: s.Headers, StartTimeout: s.StartupTimeout, CallTimeout: s.CallTimeout,
 			TrustReadOnly: s.TrustReadOnly, Problem: s.Problem})
 	}
-	if notify == nil {
-		notify = func(string) {}
+	return servers
+}
+
+// reapedCommand starts a stdio MCP server through keel's sandbox helper,
+// unconfined (a server is the user's own program and may keep state
+// anywhere) but reaped: whatever it starts dies with it or with keel.
+func reapedCommand(argv []string) (*exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
 	}
-	return mcp.New(servers, mcp.Options{Env: childEnv(cfg, os.Environ()), Dir: root, MaxOutput: cfg.ToolOutputCap,
-		Notify: func(s string) { notify(termtext.Sanitize(s)) }, Version: version})
+	return (&sandbox.Runner{Exe: exe}).Command(context.Background(), argv)
 }
 
 // stderrNotifier prints notices on w as "keel: …" lines, one at a time

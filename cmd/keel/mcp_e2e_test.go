@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -187,5 +188,37 @@ func TestMCPList(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("keel mcp list lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// A credential in an MCP server's configuration never reaches the
+// datalog, even when the server echoes it back.
+func TestMCPConfigSecretsAreRedactedFromTheDatalog(t *testing.T) {
+	const token = "mcp-literal-token-98765"
+	srv := llmtest.Start(t, llmtest.Rounds(
+		llmtest.ToolRound(llmtest.Call{Name: "mcp__test__env", Args: `{"name":"SERVICE_TOKEN"}`}),
+		llmtest.TextRound("done"),
+	))
+	home := mcpHome(t, testServerConfig(t)+"env = { SERVICE_TOKEN = \""+token+"\" }\n")
+	out, errOut, code := runKeelHome(t, home, srv, project(t), "", "-p", "read the token", "--output-format", "json", "--allow", "mcp__test__*")
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	if got := toolResults(srv.Requests()[1].Messages); got != "SERVICE_TOKEN="+token {
+		t.Fatalf("the server's result = %q; the test needs the token echoed", got)
+	}
+	var logged []byte
+	for _, suffix := range []string{"", "-wal"} {
+		b, _ := os.ReadFile(filepath.Join(home, "data", "keel", "keel.db"+suffix))
+		logged = append(logged, b...)
+	}
+	if len(logged) == 0 {
+		t.Fatal("no datalog was written")
+	}
+	if bytes.Contains(logged, []byte(token)) {
+		t.Error("the MCP server's token is in the datalog")
+	}
+	if !bytes.Contains(logged, []byte("MCP_SECRET_1")) {
+		t.Error("the datalog holds no redaction mark for the token")
 	}
 }

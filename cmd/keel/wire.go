@@ -11,6 +11,7 @@ import (
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/discipline"
+	"github.com/keel-dev/keel/mcp"
 	"github.com/keel-dev/keel/policy"
 )
 
@@ -63,7 +64,8 @@ func (a *app) openDatalog(cfg *config.Config, secrets []string) *datalog.DB {
 // minSecretLen is the shortest API key worth redacting.
 const minSecretLen = 8
 
-// openDatalogFile opens the configured datalog with keel's secrets to redact.
+// openDatalogFile opens the configured datalog with keel's secrets to
+// redact: the providers' API keys and the MCP servers' credentials.
 func openDatalogFile(cfg *config.Config, secrets []string) (*datalog.DB, error) {
 	named := map[string]string{}
 	for i, s := range secrets {
@@ -71,6 +73,11 @@ func openDatalogFile(cfg *config.Config, secrets []string) (*datalog.DB, error) 
 		// would turn every x in the log into a redaction mark.
 		if len(s) >= minSecretLen {
 			named[fmt.Sprintf("API_KEY_%d", i+1)] = s
+		}
+	}
+	for i, s := range mcp.SecretValues(mcpServers(cfg), os.Getenv, config.SecretEnvName) {
+		if len(s) >= minSecretLen {
+			named[fmt.Sprintf("MCP_SECRET_%d", i+1)] = s
 		}
 	}
 	db, err := datalog.Open(cfg.DatalogPath(), datalog.Options{Environ: os.Environ(), Secrets: named, CaptureBodies: cfg.Datalog.CaptureBodies})

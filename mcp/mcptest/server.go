@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -100,6 +101,9 @@ func env(_ context.Context, _ *sdk.CallToolRequest, in EnvIn) (*sdk.CallToolResu
 
 func spawn(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 	cmd := exec.Command("sleep", "600")
+	// its own session: out of reach of a kill of the server's process
+	// group, as a daemon a real server starts would be
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		return nil, nil, err
 	}
