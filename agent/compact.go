@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/tools"
 )
 
 const summaryInstruction = `Summarize the conversation below for your own later use; it will replace the older part of the history. Keep: the user's task and constraints, decisions made, files read and what they showed, files changed and how, commands run and their results, errors still open, and what remains to do. Be factual and compact; no advice.`
@@ -19,7 +20,8 @@ const summaryInstruction = `Summarize the conversation below for your own later 
 func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 	s := t.s
 	window := s.opts.ContextWindow
-	if !force && (window <= 0 || float64(s.estimateNext(t))/float64(window) < s.opts.Limits.CompactAt) {
+	at := s.opts.Limits.CompactAt
+	if !force && (window <= 0 || at <= 0 || float64(s.estimateNext(t))/float64(window) < at) {
 		return nil
 	}
 	overflow := &stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %d compactions; start a new task or raise context_window", t.compaction.compactions)}
@@ -134,11 +136,11 @@ func transcript(msgs []llm.Message) string {
 	for _, m := range msgs {
 		fmt.Fprintf(&b, "## %s\n", m.Role)
 		if m.Content != "" {
-			b.WriteString(capOutput(m.Content, 8<<10))
+			b.WriteString(tools.CapOutput(m.Content, 8<<10))
 			b.WriteString("\n")
 		}
 		for _, c := range m.ToolCalls {
-			fmt.Fprintf(&b, "call %s %s\n", c.Name, capOutput(c.Arguments, 2<<10))
+			fmt.Fprintf(&b, "call %s %s\n", c.Name, tools.CapOutput(c.Arguments, 2<<10))
 		}
 	}
 	return b.String()

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/discipline"
@@ -143,7 +142,7 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 	default:
 		o.result = res
 	}
-	o.output = capOutput(o.result.Output, s.opts.Limits.ToolOutputCap)
+	o.output = tools.CapOutput(o.result.Output, s.opts.Limits.ToolOutputCap)
 	o.verified = s.verifies(o)
 }
 
@@ -236,27 +235,6 @@ func toolMessages(outs []outcome) []llm.Message {
 		msgs[i] = llm.Message{Role: llm.RoleTool, ToolCallID: o.call.ID, Name: o.call.Name, Content: o.output}
 	}
 	return msgs
-}
-
-// capOutput keeps the head and tail of long tool output, saying what was cut.
-func capOutput(s string, max int) string {
-	if max <= 0 || len(s) <= max {
-		return s
-	}
-	head := runeStart(s, max*3/4)
-	tail := len(s) - runeStart(s, len(s)-(max-max*3/4))
-	cut := len(s) - head - tail
-	note := fmt.Sprintf("\n\n[... %d bytes (%d lines) cut by keel; narrow the request to see them ...]\n\n", cut, strings.Count(s[head:len(s)-tail], "\n"))
-	return s[:head] + note + s[len(s)-tail:]
-}
-
-// runeStart moves i back to the start of the UTF-8 character it falls in,
-// so a cut never splits one.
-func runeStart(s string, i int) int {
-	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return i
 }
 
 // verifies reports a command on the verification list that succeeded:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/agent/llmtest"
+	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/policy"
 	"github.com/keel-dev/keel/tools"
 )
@@ -59,13 +60,17 @@ func newSession(t *testing.T, script llmtest.Script, mutate func(*Options)) (*Se
 	pol := policy.Defaults(true)
 	pol.ReflectionCadence = 0
 	pol.Headless = true
+	cfg := config.Defaults() // config owns the defaults; the tests take them
 	opts := Options{
-		Provider:     &RetryingProvider{Clients: []*llm.Client{client}, Retrier: llm.Retrier{Sleep: noSleep, BaseBackoff: time.Millisecond}},
-		ProviderName: "fake",
-		Model:        "fake-model",
-		Tools:        []tools.Tool{echoTool()},
-		Discipline:   pol,
-		SystemPrompt: "you are a test",
+		Limits: Limits{CompactAt: cfg.CompactAt, MaxCompactions: cfg.MaxCompactions,
+			KeepRounds: cfg.CompactKeepRounds, ToolOutputCap: cfg.ToolOutputCap},
+		MaxBacktracks: cfg.Plan.MaxBacktrackAttempts,
+		Provider:      &RetryingProvider{Clients: []*llm.Client{client}, Retrier: llm.Retrier{Sleep: noSleep, BaseBackoff: time.Millisecond}},
+		ProviderName:  "fake",
+		Model:         "fake-model",
+		Tools:         []tools.Tool{echoTool()},
+		Discipline:    pol,
+		SystemPrompt:  "you are a test",
 	}
 	if mutate != nil {
 		mutate(&opts)

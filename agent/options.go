@@ -27,7 +27,7 @@ type Options struct {
 
 	Discipline    discipline.Policy
 	Limits        Limits
-	MaxBacktracks int // failed plans per task before plan_failed (default 3)
+	MaxBacktracks int // failed plans per task before plan_failed (0: no limit)
 
 	Workdir       string // where run_command runs by default (the working directory)
 	SystemPrompt  string // built by SystemPrompt(); re-sent each round
@@ -45,14 +45,15 @@ type Options struct {
 }
 
 // Limits bound one user task. Zero disables each, except where noted.
+// The values come from config, which owns their defaults.
 type Limits struct {
 	MaxTurns       int     // LLM rounds per task
 	MaxToolCalls   int     // tool calls per task
 	TokenBudget    int     // input+output tokens per task
-	CompactAt      float64 // fraction of the context window that triggers compaction (default 0.8)
-	MaxCompactions int     // per task (default 3)
-	ToolOutputCap  int     // bytes of tool output sent to the model (default 64 KiB)
-	KeepRounds     int     // rounds kept verbatim by compaction (default 4)
+	CompactAt      float64 // fraction of the context window that triggers compaction (0: only when the server says it overflowed)
+	MaxCompactions int     // per task (0: none, an overflow stops the task)
+	ToolOutputCap  int     // bytes of tool output sent to the model (0: uncapped)
+	KeepRounds     int     // rounds kept verbatim by compaction (0: the last one)
 }
 
 // Prices are a provider's prices per million tokens.
@@ -77,21 +78,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Gate == nil {
 		o.Gate = DenyGate{}
-	}
-	if o.Limits.CompactAt <= 0 || o.Limits.CompactAt > 1 {
-		o.Limits.CompactAt = 0.8
-	}
-	if o.Limits.MaxCompactions == 0 {
-		o.Limits.MaxCompactions = 3
-	}
-	if o.Limits.ToolOutputCap <= 0 {
-		o.Limits.ToolOutputCap = 64 << 10
-	}
-	if o.MaxBacktracks == 0 {
-		o.MaxBacktracks = 3
-	}
-	if o.Limits.KeepRounds <= 0 {
-		o.Limits.KeepRounds = 4
 	}
 	return o
 }

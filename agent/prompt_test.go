@@ -43,41 +43,6 @@ func TestFindInstructionsNearestLast(t *testing.T) {
 	}
 }
 
-func TestCapOutputKeepsHeadAndTail(t *testing.T) {
-	long := strings.Repeat("a", 600) + strings.Repeat("é", 300) + strings.Repeat("z", 600)
-	cases := []struct {
-		name string
-		in   string
-		max  int
-		cut  bool
-	}{
-		{"short stays", "hello", 100, false},
-		{"exact stays", strings.Repeat("x", 100), 100, false},
-		{"long is cut", long, 1000, true},
-		{"zero disables", long, 0, false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := capOutput(c.in, c.max)
-			if !c.cut {
-				if got != c.in {
-					t.Errorf("changed: %q", got)
-				}
-				return
-			}
-			if !strings.HasPrefix(got, "aaaa") || !strings.HasSuffix(got, "zzzz") || !strings.Contains(got, "cut by keel") {
-				t.Errorf("head, tail or note missing: %.80q…", got)
-			}
-			if !utf8Valid(got) {
-				t.Error("the cut split a character")
-			}
-			if len(got) > c.max+200 {
-				t.Errorf("len %d for cap %d", len(got), c.max)
-			}
-		})
-	}
-}
-
 func utf8Valid(s string) bool { return utf8.ValidString(s) }
 
 func TestGitBranch(t *testing.T) {

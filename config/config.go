@@ -15,6 +15,7 @@ type Config struct {
 	StreamIdleTimeout time.Duration       `toml:"stream_idle_timeout"`
 	CompactAt         float64             `toml:"compact_at"`
 	MaxCompactions    int                 `toml:"max_compactions"`
+	CompactKeepRounds int                 `toml:"compact_keep_rounds"`
 	ToolOutputCap     int                 `toml:"tool_output_cap"`
 	Yolo              bool                `toml:"yolo"`
 	Sandbox           string              `toml:"sandbox"`          // SandboxAuto, SandboxOn or SandboxOff
@@ -126,6 +127,7 @@ func Defaults() *Config {
 		StreamIdleTimeout: 120 * time.Second,
 		CompactAt:         0.8,
 		MaxCompactions:    3,
+		CompactKeepRounds: 4,
 		ToolOutputCap:     64 << 10,
 		Sandbox:           SandboxAuto,
 		Providers: map[string]Provider{

@@ -31,6 +31,12 @@ type MCPServer struct {
 	Problem        string            `toml:"-"`
 }
 
+// The MCP servers' defaults, applied by MCPServers.
+const (
+	MCPStartupTimeout = 30 * time.Second
+	MCPCallTimeout    = 2 * time.Minute
+)
+
 // mcpField is a key of an [mcp.servers.NAME] table; env and headers
 // (ptr nil) are tables of strings, the rest take the kinds of other keys.
 type mcpField struct {
@@ -61,7 +67,7 @@ func mcpKeyNames() []string {
 }
 
 // MCPServers lists the configured MCP servers, sorted by name, each with
-// its Name set and its maps copied.
+// its Name set, its maps copied and its timeouts defaulted.
 func (c *Config) MCPServers() []MCPServer {
 	names := make([]string, 0, len(c.MCP.Servers))
 	for n := range c.MCP.Servers {
@@ -73,6 +79,12 @@ func (c *Config) MCPServers() []MCPServer {
 		s := c.MCP.Servers[n]
 		s.Name, s.Args = n, slices.Clone(s.Args)
 		s.Env, s.Headers = cloneMap(s.Env), cloneMap(s.Headers)
+		if s.StartupTimeout == 0 {
+			s.StartupTimeout = MCPStartupTimeout
+		}
+		if s.CallTimeout == 0 {
+			s.CallTimeout = MCPCallTimeout
+		}
 		out = append(out, s)
 	}
 	return out

@@ -44,6 +44,7 @@ var fields = []field{
 	{"stream_idle_timeout", kindDuration, "give up on a stream silent for this long", func(c *Config) any { return &c.StreamIdleTimeout }},
 	{"compact_at", kindFloat, "compact history past this fraction of the context window, in (0, 1]", func(c *Config) any { return &c.CompactAt }},
 	{"max_compactions", kindInt, "compactions per task before stopping with context_overflow", func(c *Config) any { return &c.MaxCompactions }},
+	{"compact_keep_rounds", kindInt, "latest rounds a compaction keeps word for word (0: the last one)", func(c *Config) any { return &c.CompactKeepRounds }},
 	{"tool_output_cap", kindInt, "bytes of tool output sent to the model (head and tail kept)", func(c *Config) any { return &c.ToolOutputCap }},
 	{"yolo", kindBool, "allow every tool call without asking (never .git/ or outside-workspace writes)", func(c *Config) any { return &c.Yolo }},
 	{"sandbox", kindString, `run commands in a sandbox: "auto" (where the kernel supports it), "on" (required) or "off"`, func(c *Config) any { return &c.Sandbox }},

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -21,8 +22,8 @@ type ServerConfig struct {
 	URL string
 	// Headers are sent with every HTTP request; values may use ${VAR}.
 	Headers      map[string]string
-	StartTimeout time.Duration // 0: DefaultStartTimeout
-	CallTimeout  time.Duration // 0: DefaultCallTimeout
+	StartTimeout time.Duration // 0: no limit (config's startup_timeout)
+	CallTimeout  time.Duration // 0: no limit (config's call_timeout)
 	// TrustReadOnly lets a tool the server marks readOnlyHint run without
 	// asking, as keel's own read-only tools do. Off by default: a hostile
 	// server can lie.
@@ -32,12 +33,9 @@ type ServerConfig struct {
 	Problem string
 }
 
-// Defaults for ServerConfig and Options.
+// Defaults for Options.
 const (
-	DefaultStartTimeout = 30 * time.Second
-	DefaultCallTimeout  = 2 * time.Minute
-	DefaultMaxOutput    = 64 << 10
-	DefaultStderrMax    = 16 << 10
+	DefaultStderrMax = 16 << 10
 	// MaxTools is how many tools of one server keel offers; the rest are
 	// left out (and said so in the server's status).
 	MaxTools = 128
@@ -53,7 +51,8 @@ type Options struct {
 	Dir string
 	// Getenv expands ${VAR} in Env and Headers values; nil is os.Getenv.
 	Getenv func(string) string
-	// MaxOutput caps a tool result in bytes (head and tail kept).
+	// MaxOutput caps a tool result in bytes (head and tail kept; 0:
+	// uncapped): keel's tool_output_cap.
 	MaxOutput int
 	// StderrMax is how many bytes of each server's stderr are kept.
 	StderrMax int
@@ -73,9 +72,6 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
-	}
-	if o.MaxOutput <= 0 {
-		o.MaxOutput = DefaultMaxOutput
 	}
 	if o.StderrMax <= 0 {
 		o.StderrMax = DefaultStderrMax
@@ -127,16 +123,10 @@ func (c ServerConfig) Transport() string {
 	return "stdio"
 }
 
-func (c ServerConfig) startTimeout() time.Duration {
-	if c.StartTimeout > 0 {
-		return c.StartTimeout
+// within is ctx bounded by d; d <= 0 is no bound.
+func within(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
 	}
-	return DefaultStartTimeout
-}
-
-func (c ServerConfig) callTimeout() time.Duration {
-	if c.CallTimeout > 0 {
-		return c.CallTimeout
-	}
-	return DefaultCallTimeout
+	return context.WithTimeout(ctx, d)
 }

@@ -159,7 +159,7 @@ func expand(m map[string]string, getenv func(string) string) map[string]string {
 func (s *server) explain(ctx context.Context, err error) error {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		err = fmt.Errorf("it did not answer within %s (startup_timeout in [mcp.servers.%s] sets the limit)", s.cfg.startTimeout(), s.cfg.Name)
+		err = fmt.Errorf("it did not answer within %s (startup_timeout in [mcp.servers.%s] sets the limit)", s.cfg.StartTimeout, s.cfg.Name)
 	case errors.Is(ctx.Err(), context.Canceled):
 		return errClosed
 	}

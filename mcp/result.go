@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -50,29 +49,3 @@ func contentText(c sdk.Content) string {
 	return fmt.Sprintf("[%T content, not shown]", c)
 }
 
-// noteRoom is kept free for capText's note, so a capped result stays
-// within the cap and the agent's own cap leaves it alone.
-const noteRoom = 160
-
-// capText keeps the head and tail of s within max bytes, as the agent
-// caps every tool's output, so a huge result is cut before it travels on.
-func capText(s string, max int) string {
-	if max <= 0 || len(s) <= max {
-		return s
-	}
-	keep := max - min(noteRoom, max/2)
-	head := runeStart(s, keep*3/4)
-	tail := len(s) - runeStart(s, len(s)-(keep-keep*3/4))
-	cut := s[head : len(s)-tail]
-	note := fmt.Sprintf("\n\n[... %d bytes (%d lines) of the MCP tool's output cut by keel; narrow the request to see them ...]\n\n",
-		len(cut), strings.Count(cut, "\n"))
-	return s[:head] + note + s[len(s)-tail:]
-}
-
-// runeStart moves i back to the start of the character it falls in.
-func runeStart(s string, i int) int {
-	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return i
-}

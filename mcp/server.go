@@ -68,7 +68,7 @@ func (s *server) start() <-chan struct{} {
 	case s.closed, s.state == StateStarting, s.state == StateReady, s.state == StateDisabled:
 		return s.done
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.startTimeout())
+	ctx, cancel := within(context.Background(), s.cfg.StartTimeout)
 	s.state, s.cancel, s.done = StateStarting, cancel, make(chan struct{})
 	s.starts++
 	go s.connect(ctx, cancel, s.done)

@@ -131,7 +131,7 @@ func (t *tool) call(ctx context.Context, args json.RawMessage) (res tools.Result
 	if !ok {
 		return tools.ErrResult("the MCP server %q has no tool %s; its tools are: %s", name, t.name, t.srv.toolList()), false
 	}
-	cctx, cancel := context.WithTimeout(ctx, t.srv.cfg.callTimeout())
+	cctx, cancel := within(ctx, t.srv.cfg.CallTimeout)
 	defer cancel()
 	out, err := sess.CallTool(cctx, &sdk.CallToolParams{Name: orig, Arguments: args})
 	switch {
@@ -139,7 +139,7 @@ func (t *tool) call(ctx context.Context, args json.RawMessage) (res tools.Result
 		return tools.ErrResult("cancelled: keel stopped waiting for %s and told the server", t.name), false
 	case errors.Is(cctx.Err(), context.DeadlineExceeded):
 		return tools.ErrResult("%s did not answer within %s: keel stopped waiting and told the server to cancel the call (call_timeout in [mcp.servers.%s] sets the limit)",
-			t.name, t.srv.cfg.callTimeout(), name), false
+			t.name, t.srv.cfg.CallTimeout, name), false
 	case errors.Is(err, sdk.ErrSessionMissing):
 		why := t.srv.lostSession(sess)
 		return tools.ErrResult("the MCP server %q lost its session (%s) and did not run the call", name, why), true
@@ -149,7 +149,7 @@ func (t *tool) call(ctx context.Context, args json.RawMessage) (res tools.Result
 	case err != nil:
 		return tools.ErrResult("%s failed: %v", t.name, err), false
 	}
-	return tools.Result{Output: capText(resultText(out), t.srv.opts.MaxOutput), IsError: out.IsError}, false
+	return tools.Result{Output: tools.CapOutput(resultText(out), t.srv.opts.MaxOutput), IsError: out.IsError}, false
 }
 
 // original is the server's name for one of its tools, by keel's name.

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -59,20 +58,6 @@ func TestInputSchema(t *testing.T) {
 		if got := string(inputSchema(tt.in)); got != tt.want {
 			t.Errorf("%s: inputSchema = %s, want %s", tt.name, got, tt.want)
 		}
-	}
-}
-
-func TestCapText(t *testing.T) {
-	long := strings.Repeat("héllo\n", 10000)
-	got := capText(long, 1000)
-	if len(got) > 1000 || !strings.HasPrefix(got, "héllo") || !strings.HasSuffix(got, "héllo\n") || !strings.Contains(got, "cut by keel") {
-		t.Errorf("capped to %d bytes: %.120q", len(got), got)
-	}
-	if !json.Valid([]byte(`"` + strings.ReplaceAll(got, "\n", `\n`) + `"`)) {
-		t.Error("the cut split a character")
-	}
-	if capText("short", 1000) != "short" {
-		t.Error("short text changed")
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -21,12 +20,8 @@ import (
 type Shell struct {
 	Tool        tools.Tool        // the session's run_command
 	Permissions agent.Permissions // the session's policy
-	OutputCap   int               // bytes of output offered to the model (0: 64 KiB)
+	OutputCap   int               // bytes of output offered to the model (tool_output_cap; 0: uncapped)
 }
-
-// defaultShellCap is the cap on output offered to the model when
-// Shell.OutputCap is 0 (agent's ToolOutputCap default).
-const defaultShellCap = 64 << 10
 
 // shellDoneMsg is the outcome of one !command.
 type shellDoneMsg struct {
@@ -125,7 +120,7 @@ func (s *shellRuns) finish(msg shellDoneMsg, limit int) (shellRun, bool) {
 	delete(s.running, msg.id)
 	run.cancel()
 	if !msg.denied && msg.err == nil {
-		s.pending = append(s.pending, shellOutput{command: run.command, exit: msg.res.ExitCode, output: capHeadTail(msg.res.Output, limit)})
+		s.pending = append(s.pending, shellOutput{command: run.command, exit: msg.res.ExitCode, output: tools.CapOutput(msg.res.Output, limit)})
 	}
 	return run, true
 }
@@ -170,24 +165,3 @@ func withShellOutput(prompt string, outs []shellOutput) string {
 	return b.String() + "\n" + prompt
 }
 
-// capHeadTail keeps the head and tail of s when it is longer than limit
-// bytes, saying how much was cut (as the agent caps tool output).
-func capHeadTail(s string, limit int) string {
-	if limit <= 0 {
-		limit = defaultShellCap
-	}
-	if len(s) <= limit {
-		return s
-	}
-	head := runeStartAt(s, limit*3/4)
-	tail := runeStartAt(s, len(s)-(limit-limit*3/4))
-	return s[:head] + fmt.Sprintf("\n\n[... %d bytes cut by keel ...]\n\n", tail-head) + s[tail:]
-}
-
-// runeStartAt moves i back to the start of the character it falls in.
-func runeStartAt(s string, i int) int {
-	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return i
-}

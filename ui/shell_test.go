@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -146,14 +145,3 @@ func TestShellWithoutASessionShell(t *testing.T) {
 	}
 }
 
-func TestCapHeadTail(t *testing.T) {
-	s := strings.Repeat("a", 800) + strings.Repeat("é", 200) + strings.Repeat("z", 800)
-	got := capHeadTail(s, 1000)
-	if !strings.HasPrefix(got, strings.Repeat("a", 750)) || !strings.HasSuffix(got, strings.Repeat("z", 250)) ||
-		!strings.Contains(got, "bytes cut by keel") || !utf8.ValidString(got) {
-		t.Fatalf("cap: %q", got)
-	}
-	if capHeadTail("short", 1000) != "short" {
-		t.Fatal("short output is kept whole")
-	}
-}

@@ -14,10 +14,6 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// DefaultIdleTimeout is how long a stream may send nothing before it is
-// abandoned, when Config.IdleTimeout is zero.
-const DefaultIdleTimeout = 120 * time.Second
-
 // emptyMessagesLimit lets servers send long runs of SSE comments
 // (keep-alives while a model thinks) without go-openai giving up; the idle
 // timeout, not a line count, decides when a server is dead.
@@ -29,7 +25,7 @@ type Config struct {
 	APIKey          string        // sent as a bearer token when not empty
 	Model           string        // used when Request.Model is empty
 	MaxOutputTokens int           // used when Request.MaxOutputTokens is 0
-	IdleTimeout     time.Duration // no bytes for this long aborts the stream; 0 means DefaultIdleTimeout
+	IdleTimeout     time.Duration // no bytes for this long aborts the stream; 0: no limit (keel passes stream_idle_timeout)
 	HTTPClient      *http.Client  // nil means a client with http.DefaultTransport
 	Name            string        // provider name for messages, e.g. "openai"
 	APIKeyEnv       string        // env var named in the 401/403 message, e.g. "OPENAI_API_KEY"
@@ -44,9 +40,6 @@ type Client struct {
 
 // New returns a client for cfg, filling in defaults.
 func New(cfg Config) *Client {
-	if cfg.IdleTimeout == 0 {
-		cfg.IdleTimeout = DefaultIdleTimeout
-	}
 	if cfg.Name == "" {
 		cfg.Name = "the provider"
 	}

@@ -154,7 +154,7 @@ func (a *app) agentOptions(cfg *config.Config, setup sessionSetup, m modelChoice
 		Yolo:       cfg.Yolo,
 		Discipline: disciplinePolicy(cfg, setup.headless),
 		Limits: agent.Limits{MaxTurns: cfg.MaxTurns, MaxToolCalls: cfg.MaxToolCalls, TokenBudget: cfg.TokenBudget,
-			CompactAt: cfg.CompactAt, MaxCompactions: cfg.MaxCompactions, ToolOutputCap: cfg.ToolOutputCap},
+			CompactAt: cfg.CompactAt, MaxCompactions: cfg.MaxCompactions, KeepRounds: cfg.CompactKeepRounds, ToolOutputCap: cfg.ToolOutputCap},
 		MaxBacktracks: cfg.Plan.MaxBacktrackAttempts,
 		CaptureBodies: cfg.Datalog.CaptureBodies,
 		Now:           time.Now,
