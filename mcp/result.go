@@ -48,4 +48,3 @@ func contentText(c sdk.Content) string {
 	}
 	return fmt.Sprintf("[%T content, not shown]", c)
 }
-

@@ -164,4 +164,3 @@ func withShellOutput(prompt string, outs []shellOutput) string {
 	}
 	return b.String() + "\n" + prompt
 }
-

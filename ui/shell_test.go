@@ -144,4 +144,3 @@ func TestShellWithoutASessionShell(t *testing.T) {
 		t.Fatalf("no Shell: %s", plain(m))
 	}
 }
-
