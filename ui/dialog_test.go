@@ -197,3 +197,30 @@ func TestPlanConfirmationDialog(t *testing.T) {
 		})
 	}
 }
+
+// The window title follows the state: ready, working while a task runs,
+// needs you while a question waits, ready again once the task stops.
+func TestWindowTitleFollowsTheState(t *testing.T) {
+	m := newTestModel(t, 100, 30)
+	title := func() string { return m.View().WindowTitle }
+	if got := title(); got != TitleReady {
+		t.Fatalf("at start: %q", got)
+	}
+	m.submit("do it") // its command is not run: the session never starts
+	if got := title(); got != TitleWorking {
+		t.Errorf("with a task running: %q", got)
+	}
+	reply := askAsync(t, m, agent.PermissionRequest{CallID: "1", Tool: "run_command", Summary: "make clean"})
+	if got := title(); got != TitleAsking {
+		t.Errorf("with a question waiting: %q", got)
+	}
+	send(m, press("a"))
+	waitReply(t, reply)
+	if got := title(); got != TitleWorking {
+		t.Errorf("after the answer: %q", got)
+	}
+	send(m, events(agent.TaskStopped{Reason: agent.StopCompleted}))
+	if got := title(); got != TitleReady {
+		t.Errorf("after the task stopped: %q", got)
+	}
+}

@@ -16,8 +16,28 @@ func (m *Model) View() tea.View {
 	if m.opts.Mouse {
 		v.MouseMode = tea.MouseModeCellMotion
 	}
-	v.WindowTitle = "keel"
+	v.WindowTitle = m.title()
 	return v
+}
+
+// Window titles say at a glance, from a tab bar or a tmux status line,
+// whether keel needs the user. TitleReady is also what end-to-end tests
+// wait on: keel shows it only with nothing in flight.
+const (
+	TitleReady   = "keel: ready"
+	TitleAsking  = "keel: needs you"
+	TitleWorking = "keel: working"
+)
+
+// title is the window title for the current state.
+func (m *Model) title() string {
+	switch {
+	case m.dialogs.active():
+		return TitleAsking
+	case m.running || m.shell.active():
+		return TitleWorking
+	}
+	return TitleReady
 }
 
 // content is the screen as text, exactly width × height.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/keel-dev/keel/agent/llmtest"
+	"github.com/keel-dev/keel/ui"
 )
 
 // tmux drives the real binary in a terminal, as a person would.
@@ -70,6 +71,23 @@ func (tm *tmux) waitFor(texts ...string) string {
 	}
 }
 
+// waitTitle polls the pane's title, which keel sets from its state
+// (ui.TitleReady once nothing is in flight), until it is want.
+func (tm *tmux) waitTitle(want string) {
+	tm.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got := strings.TrimSpace(tm.run("display-message", "-p", "-t", tm.session, "#{pane_title}"))
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("the title never became %q (it is %q):\n%s", want, got, tm.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // exited waits for keel's pane to close; the deadline only keeps a broken
 // run from hanging.
 func (tm *tmux) exited(within time.Duration) bool {
@@ -90,7 +108,10 @@ func TestTUIEndToEndInTmux(t *testing.T) {
 		llmtest.ToolRound(llmtest.Call{Name: "update_plan", Args: `{"goal":"print hello","strategy":"read then edit","steps":[{"title":"read main.go","status":"active"},{"title":"edit main.go","status":"pending"}]}`}),
 		llmtest.ToolRound(llmtest.Call{Name: "read_file", Args: `{"path":"main.go"}`}),
 		llmtest.Round{Text: "Task: print hello; next the edit.", ToolCalls: []llmtest.Call{{Name: "edit_file", Args: `{"path":"main.go","old_string":"func main() {}","new_string":"func main() { println(\"hello\") }"}`}}},
+		llmtest.ToolRound(llmtest.Call{Name: "update_plan", Args: `{"goal":"print hello","strategy":"read then edit","steps":[{"title":"read main.go","status":"completed"},{"title":"edit main.go","status":"completed"}]}`}),
 		llmtest.Round{Text: "Edited main.go to print hello.", FinishReason: "stop"},
+		// the verify guard asks once about the unchecked edit
+		llmtest.Round{Text: "No check applies: the change is one println.", FinishReason: "stop"},
 		llmtest.Round{Text: "a long answer that never ends", TextChunk: 4, Hang: true, HangAfter: 3},
 	))
 	home, dir := t.TempDir(), project(t)
@@ -98,19 +119,24 @@ func TestTUIEndToEndInTmux(t *testing.T) {
 		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=sk-tmux", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
 	tm := startTmux(t, env, dir, "--reflection-cadence", "2")
 	tm.waitFor("Ask keel")
+	tm.waitTitle(ui.TitleReady)
 
 	tm.keys("make main print hello", "Enter")
 	tm.waitFor("Allow edit_file?", "print hello", "read main.go", "checkpoint")
+	tm.waitTitle(ui.TitleAsking)
 	tm.keys("a")
-	tm.waitFor("Edited main.go to print hello.")
+	tm.waitFor("Edited main.go to print hello.", "unverified edits", "No check applies")
+	tm.waitTitle(ui.TitleReady) // the task has ended: nothing is in flight
 	if data, _ := os.ReadFile(filepath.Join(dir, "main.go")); !strings.Contains(string(data), `println("hello")`) {
 		t.Fatalf("the approved edit did not land: %s", data)
 	}
 
 	tm.keys("now something slow", "Enter")
 	tm.waitFor("a long")
+	tm.waitTitle(ui.TitleWorking)
 	tm.keys("Escape")
 	tm.waitFor("cancelled")
+	tm.waitTitle(ui.TitleReady)
 
 	tm.keys("C-c")
 	tm.waitFor("again to quit") // the first ctrl+c was taken
@@ -134,8 +160,10 @@ func TestTUIMentionAndShellInTmux(t *testing.T) {
 	tm.waitFor("› README.md")
 	tm.keys("Tab", "Enter")
 	tm.waitFor("with README.md (7 B)", "Read the readme.")
+	tm.waitTitle(ui.TitleReady)
 	tm.keys("!echo from-the-shell", "Enter")
 	tm.waitFor("! echo from-the-shell", "output goes with your next prompt")
+	tm.waitTitle(ui.TitleReady)
 	tm.keys("and now?", "Enter")
 	tm.waitFor("Saw the output.")
 	reqs := srv.Requests()
