@@ -41,6 +41,7 @@ func TestConcurrentOpenChild(t *testing.T) {
 // Processes started together on a fresh path all record their sessions:
 // the migrations are serialised and idempotent.
 func TestConcurrentFirstOpen(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}

@@ -36,6 +36,7 @@ func TestCrashWriter(t *testing.T) {
 }
 
 func TestSIGKILLLeavesConsistentDB(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}

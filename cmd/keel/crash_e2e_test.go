@@ -18,6 +18,7 @@ import (
 )
 
 func TestSIGKILLLeavesAConsistentListableDatalog(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	home, dir := t.TempDir(), project(t)
 	handler := func(_ llmtest.RecordedRequest, n int) llmtest.Round {
 		if n >= 3 {

@@ -53,6 +53,7 @@ func integrityOK(t *testing.T, home string) {
 // the datalog still has the session and the call, keel log show lists it
 // as unfinished, and keel -c tells the model its outcome is unknown.
 func TestSIGKILLDuringAToolKeepsTheCall(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	for trial := range 3 {
 		t.Run(fmt.Sprint(trial), func(t *testing.T) {
 			home, dir := t.TempDir(), project(t)
@@ -110,6 +111,7 @@ func lastSessionID(t *testing.T, home, dir string) string {
 // Eight keel processes started together on a fresh datalog all record
 // their sessions, five times over.
 func TestConcurrentFirstRunsAllRecorded(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	const procs, trials = 8, 5
 	for trial := range trials {
 		home, dir := t.TempDir(), project(t)
@@ -177,9 +179,11 @@ func writeCall(path string) llmtest.Round {
 // at exit (it says the records are lost), undo refuses instead of
 // undoing the older task A.
 func TestLockedDatalogAndUndo(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	for _, mode := range []string{"released", "killed", "held"} {
 		killed := mode != "released"
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
 			home, dir := t.TempDir(), project(t)
 			srvA := llmtest.Start(t, llmtest.Rounds(writeCall("a.txt"), llmtest.TextRound("a")))
 			if _, errOut, code := runKeelHome(t, home, srvA, dir, "", "-p", "write a", "--yolo"); code != 0 {

@@ -71,6 +71,7 @@ type headlessResult struct {
 }
 
 func TestMCPToolCallHeadless(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	srv := llmtest.Start(t, llmtest.Rounds(
 		llmtest.ToolRound(llmtest.Call{Name: "mcp__test__echo", Args: `{"text":"hi"}`}),
 		llmtest.ToolRound(llmtest.Call{Name: "mcp__test__env", Args: `{"name":"OPENAI_API_KEY"}`},
@@ -128,6 +129,7 @@ func waitGone(t *testing.T, pid int) {
 }
 
 func TestMCPToolDeniedHeadlessWithoutARule(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	srv := llmtest.Start(t, llmtest.Rounds(
 		llmtest.ToolRound(llmtest.Call{Name: "mcp__test__echo", Args: `{"text":"hi"}`}),
 		llmtest.TextRound("could not"),
@@ -149,6 +151,7 @@ func TestMCPToolDeniedHeadlessWithoutARule(t *testing.T) {
 // TestBadMCPConfigNeverBlocks: a broken table is one warning line with
 // its position; an unreachable server is a notice; the task runs.
 func TestBadMCPConfigNeverBlocks(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	srv := llmtest.Start(t, llmtest.Rounds(
 		llmtest.ToolRound(llmtest.Call{Name: "mcp__far__anything", Args: `{}`}),
 		llmtest.TextRound("done anyway"),
@@ -174,6 +177,7 @@ func TestBadMCPConfigNeverBlocks(t *testing.T) {
 }
 
 func TestMCPList(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	home := mcpHome(t, testServerConfig(t)+"\n[mcp.servers.bad]\nargs = [\"x\"]\n")
 	out, errOut, code := runKeelHome(t, home, nil, project(t), "", "mcp", "list")
 	if code != 0 {
@@ -194,6 +198,7 @@ func TestMCPList(t *testing.T) {
 // A credential in an MCP server's configuration never reaches the
 // datalog, even when the server echoes it back.
 func TestMCPConfigSecretsAreRedactedFromTheDatalog(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	const token = "mcp-literal-token-98765"
 	srv := llmtest.Start(t, llmtest.Rounds(
 		llmtest.ToolRound(llmtest.Call{Name: "mcp__test__env", Args: `{"name":"SERVICE_TOKEN"}`}),

@@ -104,6 +104,7 @@ func (tm *tmux) alive() bool {
 }
 
 func TestTUIEndToEndInTmux(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	srv := llmtest.Start(t, llmtest.Rounds(
 		llmtest.ToolRound(llmtest.Call{Name: "update_plan", Args: `{"goal":"print hello","strategy":"read then edit","steps":[{"title":"read main.go","status":"active"},{"title":"edit main.go","status":"pending"}]}`}),
 		llmtest.ToolRound(llmtest.Call{Name: "read_file", Args: `{"path":"main.go"}`}),
@@ -150,6 +151,7 @@ func TestTUIEndToEndInTmux(t *testing.T) {
 // TestTUIMentionAndShellInTmux types an @ mention and a !command: the file
 // goes with the prompt, the command's output with the next one.
 func TestTUIMentionAndShellInTmux(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	srv := llmtest.Start(t, llmtest.Rounds(llmtest.Round{Text: "Read the readme."}, llmtest.Round{Text: "Saw the output."}))
 	home, dir := t.TempDir(), project(t)
 	env := []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "cfg"),
