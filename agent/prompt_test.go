@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 func TestFindInstructionsNearestLast(t *testing.T) {
@@ -42,8 +41,6 @@ func TestFindInstructionsNearestLast(t *testing.T) {
 		}
 	}
 }
-
-func utf8Valid(s string) bool { return utf8.ValidString(s) }
 
 func TestGitBranch(t *testing.T) {
 	root := t.TempDir()

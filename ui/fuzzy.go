@@ -23,11 +23,6 @@ const (
 	maxGapPenalty    = 6
 )
 
-// fuzzyScore scores path for query; ok is false when it does not match.
-func fuzzyScore(query, path string) (score int, ok bool) {
-	return scorePath(lowerRunes(query), path)
-}
-
 // scorePath scores path for the lowered query q. A pass that allocates
 // nothing rejects most paths first; for the rest every start of q's first
 // character is tried, keeping the best.
