@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"regexp"
 	"strings"
 )
@@ -71,15 +70,58 @@ func firstLine(text string) string {
 // HashOutput hashes a tool's output for ToolCall.ResultHash with the parts
 // that differ between identical runs collapsed (durations, temporary
 // paths), so rerunning an unchanged command hashes the same.
+// It runs every round on outputs up to tool_output_cap, so the regular
+// expressions run only when a cheap scan finds something they could match.
 func HashOutput(output string) string {
-	output = durationRE.ReplaceAllString(output, "<dur>")
-	return Hash(tmpPathRE.ReplaceAllString(output, "<tmp>"))
+	if mayHoldDuration(output) {
+		output = durationRE.ReplaceAllString(output, "<dur>")
+	}
+	if mayHoldTmpPath(output) {
+		output = tmpPathRE.ReplaceAllString(output, "<tmp>")
+	}
+	return Hash(output)
+}
+
+// mayHoldDuration reports a digit run (with an optional fraction)
+// followed by the first byte of a unit durationRE knows: every match of
+// durationRE has one.
+func mayHoldDuration(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			continue
+		}
+		j := i
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j+1 < len(s) && s[j] == '.' && isDigit(s[j+1]) {
+			for j++; j < len(s) && isDigit(s[j]); j++ {
+			}
+		}
+		if j < len(s) && strings.IndexByte("numsh\xc2", s[j]) >= 0 { // \xc2 starts µ
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+// mayHoldTmpPath reports the fixed text every match of tmpPathRE holds.
+func mayHoldTmpPath(s string) bool {
+	return strings.Contains(s, "/tmp") || strings.Contains(s, "/var/folders") ||
+		strings.Contains(s, `\Temp\`)
 }
 
 // Hash returns a short stable hash of a tool's output or a file's content,
-// for ToolCall.ResultHash and Read.Version.
+// for ToolCall.ResultHash and Read.Version: FNV-1a, 64 bits, over the
+// string's bytes without copying them.
 func Hash(s string) string {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return fmt.Sprintf("%016x", h.Sum64())
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * prime
+	}
+	return fmt.Sprintf("%016x", h)
 }

@@ -1,6 +1,10 @@
 package discipline
 
-import "testing"
+import (
+	"fmt"
+	"hash/fnv"
+	"testing"
+)
 
 func TestNormalizeArgs(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -62,4 +66,29 @@ func TestHashOutput(t *testing.T) {
 	if HashOutput("built /tmp/go-build1/a") != HashOutput("built /tmp/go-build2/a") {
 		t.Error("temporary paths changed the hash")
 	}
+}
+
+// hashOutputRef is HashOutput without its fast paths: both expressions
+// always run, and the hash is the standard library's FNV-1a.
+func hashOutputRef(output string) string {
+	output = durationRE.ReplaceAllString(output, "<dur>")
+	output = tmpPathRE.ReplaceAllString(output, "<tmp>")
+	h := fnv.New64a()
+	h.Write([]byte(output))
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+func FuzzHashOutputSameAsTheExpressions(f *testing.F) {
+	for _, s := range []string{
+		"", "ok", "ok\tgithub.com/x/y\t0.123s", "took 15ms", "12µs", "3.5h later", "1.s", "5 m",
+		"built /tmp/go-build1/a", "/var/folders/x/y", `C:\Users\me\AppData\Local\Temp\go-build1\a`,
+		"   1\tpackage p\n   2\tfunc F() {}\n", "0x1f 12ns/op", "/private/tmp/a:3", "99problems",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := HashOutput(s), hashOutputRef(s); got != want {
+			t.Errorf("HashOutput(%q) = %s, the expressions give %s", s, got, want)
+		}
+	})
 }

@@ -52,7 +52,7 @@ func BenchmarkBuildRequest400Rounds(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		size = len(body)
+		size = body.Len()
 	}
 	b.ReportMetric(float64(size), "body-bytes")
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -38,6 +39,19 @@ type Client struct {
 	cache encodeCache // encodings of the last history sent
 }
 
+// writeBufferSize is the HTTP transport's write buffer: a long history's
+// body goes out in a few large writes instead of one system call per
+// 4 KiB (net/http's default).
+const writeBufferSize = 64 << 10
+
+// sharedTransport is keel's transport, shared so providers on one host
+// reuse connections: net/http's default with a larger write buffer.
+var sharedTransport = sync.OnceValue(func() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.WriteBufferSize = writeBufferSize
+	return t
+})
+
 // New returns a client for cfg, filling in defaults.
 func New(cfg Config) *Client {
 	if cfg.Name == "" {
@@ -54,14 +68,14 @@ func (c *Client) Model() string { return c.cfg.Model }
 
 // openai returns a go-openai client whose transport reports to w and sends
 // body. It is built per call (a few small structs) so nothing is shared.
-func (c *Client) openai(w *watch, body []byte) *openai.Client {
+func (c *Client) openai(w *watch, body wireBody) *openai.Client {
 	hc := http.Client{}
 	if c.cfg.HTTPClient != nil {
 		hc = *c.cfg.HTTPClient
 	}
 	base := hc.Transport
 	if base == nil {
-		base = http.DefaultTransport
+		base = sharedTransport()
 	}
 	hc.Transport = &watchTransport{base: base, w: w, body: body}
 	oc := openai.DefaultConfig(c.cfg.APIKey)
@@ -107,7 +121,7 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 	err = readStream(stream, acc, captured)
 	resp := acc.response()
 	if req.Capture {
-		resp.RequestBody, resp.ResponseBody = bytes.Clone(body), captured.Bytes()
+		resp.RequestBody, resp.ResponseBody = body.Bytes(), captured.Bytes()
 	}
 	resp.FirstToken, resp.Duration = first, time.Since(start)
 	if err = c.endOfStream(ctx, w, acc, err); err != nil {
@@ -117,7 +131,7 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 }
 
 // build applies the client defaults and encodes the body.
-func (c *Client) build(req Request) (openai.ChatCompletionRequest, []byte, error) {
+func (c *Client) build(req Request) (openai.ChatCompletionRequest, wireBody, error) {
 	if req.Model == "" {
 		req.Model = c.cfg.Model
 	}
@@ -127,7 +141,7 @@ func (c *Client) build(req Request) (openai.ChatCompletionRequest, []byte, error
 	oreq := openaiRequest(req.Model, req.MaxOutputTokens)
 	body, err := c.cache.body(req, oreq.MaxTokens, oreq.MaxCompletionTokens)
 	if err != nil {
-		return oreq, nil, fmt.Errorf("build request: %w", err)
+		return oreq, wireBody{}, fmt.Errorf("build request: %w", err)
 	}
 	return oreq, body, nil
 }

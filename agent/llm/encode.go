@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
+	"strconv"
 	"sync"
 )
 
@@ -60,18 +62,44 @@ func marshal(v any) ([]byte, error) {
 // encodeCache keeps the encodings of the last history a client sent. The
 // next request usually extends it, so only the new messages are encoded;
 // comparing the kept prefix is cheap because unchanged strings share memory.
+// The body's head (the model and the messages so far) is kept too and only
+// appended to, so a round does not copy the whole history into a new
+// buffer: at 400 rounds that copy, and the garbage it left, was most of
+// building a request.
 type encodeCache struct {
 	mu    sync.Mutex
 	msgs  []Message
 	enc   [][]byte
 	tools []ToolDef       // the tool list last encoded
 	wire  json.RawMessage // its encoding; the same every round of a session
+
+	head      []byte // {"model":…,"messages":[ and the encodings of headMsgs messages
+	headModel string
+	headMsgs  int
 }
 
-// messages returns the encodings of ms, reusing the longest cached prefix.
-func (c *encodeCache) messages(ms []Message) ([][]byte, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// wireBody is a request body in two parts: the cached head, which later
+// requests extend past its end (never inside it), and this request's tail.
+type wireBody struct {
+	head, tail []byte
+}
+
+// Len is the body's length in bytes.
+func (b wireBody) Len() int { return len(b.head) + len(b.tail) }
+
+// Reader reads the body from its start.
+func (b wireBody) Reader() io.Reader {
+	return io.MultiReader(bytes.NewReader(b.head), bytes.NewReader(b.tail))
+}
+
+// Bytes is the body in one new slice (for captures and tests).
+func (b wireBody) Bytes() []byte {
+	return append(append(make([]byte, 0, b.Len()), b.head...), b.tail...)
+}
+
+// messages returns the encodings of ms, reusing the longest cached prefix,
+// and how many messages that prefix held. The caller holds mu.
+func (c *encodeCache) messages(ms []Message) ([][]byte, int, error) {
 	n := 0
 	for n < len(ms) && n < len(c.msgs) && sameWire(&ms[n], &c.msgs[n]) {
 		n++
@@ -80,7 +108,7 @@ func (c *encodeCache) messages(ms []Message) ([][]byte, error) {
 	for i := n; i < len(ms); i++ {
 		b, err := encodeMessage(&ms[i])
 		if err != nil {
-			return nil, fmt.Errorf("encode message %d: %w", i, err)
+			return nil, 0, fmt.Errorf("encode message %d: %w", i, err)
 		}
 		enc = append(enc, b)
 	}
@@ -90,22 +118,13 @@ func (c *encodeCache) messages(ms []Message) ([][]byte, error) {
 		c.msgs = append(c.msgs, m)
 	}
 	c.enc = enc
-	return enc, nil
+	return enc, n, nil
 }
 
 // sameWire reports whether two messages encode identically.
 func sameWire(a, b *Message) bool {
 	return a.Role == b.Role && a.Content == b.Content && a.ToolCallID == b.ToolCallID &&
 		a.Name == b.Name && slices.Equal(a.ToolCalls, b.ToolCalls)
-}
-
-// requestTail is everything in the body after the messages.
-type requestTail struct {
-	Stream              bool            `json:"stream"`
-	StreamOptions       json.RawMessage `json:"stream_options"`
-	Tools               json.RawMessage `json:"tools,omitempty"`
-	MaxTokens           int             `json:"max_tokens,omitempty"`
-	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
 }
 
 type wireTool struct {
@@ -119,35 +138,53 @@ type wireTool struct {
 
 // body renders the whole request body for req. The caller has applied
 // the client defaults (model, max tokens) already.
-func (c *encodeCache) body(req Request, maxTokens, maxCompletionTokens int) ([]byte, error) {
-	msgs, err := c.messages(req.Messages)
+func (c *encodeCache) body(req Request, maxTokens, maxCompletionTokens int) (wireBody, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	msgs, same, err := c.messages(req.Messages)
 	if err != nil {
-		return nil, err
+		return wireBody{}, err
 	}
-	tail := requestTail{Stream: true, StreamOptions: json.RawMessage(`{"include_usage":true}`),
-		MaxTokens: maxTokens, MaxCompletionTokens: maxCompletionTokens}
-	if tail.Tools, err = c.toolsJSON(req.Tools); err != nil {
-		return nil, fmt.Errorf("encode tools: %w", err)
-	}
-	tb, err := marshal(tail)
+	tools, err := c.toolsJSON(req.Tools)
 	if err != nil {
-		return nil, fmt.Errorf("encode request: %w", err)
+		return wireBody{}, fmt.Errorf("encode tools: %w", err)
 	}
-	model, _ := marshal(req.Model)
-	size := len(model) + len(tb) + 32
-	for _, m := range msgs {
-		size += len(m) + 1
+	c.extendHead(req.Model, msgs, same)
+	tail := append(make([]byte, 0, len(tools)+96), `],"stream":true,"stream_options":{"include_usage":true}`...)
+	if len(tools) > 0 {
+		tail = append(append(tail, `,"tools":`...), tools...)
 	}
-	out := make([]byte, 0, size)
-	out = append(append(append(out, `{"model":`...), model...), `,"messages":[`...)
-	for i, m := range msgs {
-		if i > 0 {
-			out = append(out, ',')
+	if maxTokens > 0 {
+		tail = strconv.AppendInt(append(tail, `,"max_tokens":`...), int64(maxTokens), 10)
+	}
+	if maxCompletionTokens > 0 {
+		tail = strconv.AppendInt(append(tail, `,"max_completion_tokens":`...), int64(maxCompletionTokens), 10)
+	}
+	tail = append(tail, '}')
+	return wireBody{head: slices.Clip(c.head), tail: tail}, nil
+}
+
+// extendHead makes the head hold model and msgs: it appends what is new
+// when the head's model and messages are still the request's first ones
+// (same of them are unchanged), and starts a new buffer otherwise, so a
+// body handed out earlier never changes under its reader.
+func (c *encodeCache) extendHead(model string, msgs [][]byte, same int) {
+	if c.head == nil || model != c.headModel || same < c.headMsgs {
+		size := len(model) + 32
+		for _, m := range msgs {
+			size += len(m) + 1
 		}
-		out = append(out, m...)
+		m, _ := marshal(model)
+		c.head = append(append(append(make([]byte, 0, size+size/4), `{"model":`...), m...), `,"messages":[`...)
+		c.headModel, c.headMsgs = model, 0
 	}
-	out = append(append(out, "],"...), tb[1:]...) // tail without its "{"
-	return out, nil
+	for i := c.headMsgs; i < len(msgs); i++ {
+		if i > 0 {
+			c.head = append(c.head, ',')
+		}
+		c.head = append(c.head, msgs[i]...)
+	}
+	c.headMsgs = len(msgs)
 }
 
 func toWireTool(t ToolDef) wireTool {
@@ -166,8 +203,6 @@ func (c *encodeCache) toolsJSON(defs []ToolDef) (json.RawMessage, error) {
 	if len(defs) == 0 {
 		return nil, nil
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if sameTools(defs, c.tools) {
 		return c.wire, nil
 	}

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 )
@@ -23,7 +24,7 @@ func TestEncodeCacheFollowsChanges(t *testing.T) {
 		{"shorter", h[:1]},
 	}
 	for _, s := range steps {
-		body, err := c.body(Request{Model: "m", Messages: s.msgs}, 0, 0)
+		body, err := bodyBytes(c.body(Request{Model: "m", Messages: s.msgs}, 0, 0))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,12 +34,12 @@ func TestEncodeCacheFollowsChanges(t *testing.T) {
 		if err := json.Unmarshal(body, &got); err != nil {
 			t.Fatalf("%s: invalid body %s: %v", s.name, body, err)
 		}
-		fresh, _ := (&encodeCache{}).body(Request{Model: "m", Messages: s.msgs}, 0, 0)
+		fresh, _ := bodyBytes((&encodeCache{}).body(Request{Model: "m", Messages: s.msgs}, 0, 0))
 		if string(body) != string(fresh) || len(got.Messages) != len(s.msgs) {
 			t.Errorf("%s: cached body differs from a fresh one:\n%s\n%s", s.name, body, fresh)
 		}
 	}
-	body, _ := c.body(Request{Messages: h}, 0, 0)
+	body, _ := bodyBytes(c.body(Request{Messages: h}, 0, 0))
 	if !strings.Contains(string(body), `{"role":"tool","content":"","tool_call_id":"1"}`) ||
 		!strings.Contains(string(body), `{"role":"assistant","tool_calls":[`) {
 		t.Errorf("content rules: %s", body)
@@ -49,9 +50,9 @@ func TestEncodeCacheCopiesToolCalls(t *testing.T) {
 	var c encodeCache
 	calls := []ToolCall{{ID: "1", Name: "f", Arguments: "{}"}}
 	msgs := []Message{{Role: RoleAssistant, ToolCalls: calls}}
-	_, _ = c.body(Request{Messages: msgs}, 0, 0)
+	_, _ = bodyBytes(c.body(Request{Messages: msgs}, 0, 0))
 	calls[0].Arguments = `{"changed":true}` // the caller edits in place
-	body, _ := c.body(Request{Messages: msgs}, 0, 0)
+	body, _ := bodyBytes(c.body(Request{Messages: msgs}, 0, 0))
 	if !strings.Contains(string(body), "changed") {
 		t.Errorf("stale encoding after an in-place edit: %s", body)
 	}
@@ -72,16 +73,47 @@ func TestEncodeCacheReusesToolsOnlyWhileUnchanged(t *testing.T) {
 		{"schema changed", b, `"properties":{"path":{"type":"string"}}`},
 		{"none", nil, ""},
 	} {
-		body, err := c.body(Request{Model: "m", Messages: msgs, Tools: step.tools}, 0, 0)
+		body, err := bodyBytes(c.body(Request{Model: "m", Messages: msgs, Tools: step.tools}, 0, 0))
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh, _ := (&encodeCache{}).body(Request{Model: "m", Messages: msgs, Tools: step.tools}, 0, 0)
+		fresh, _ := bodyBytes((&encodeCache{}).body(Request{Model: "m", Messages: msgs, Tools: step.tools}, 0, 0))
 		if string(body) != string(fresh) || !strings.Contains(string(body), step.want) {
 			t.Errorf("%s: body %s\nfresh %s", step.name, body, fresh)
 		}
 		if step.tools == nil && strings.Contains(string(body), `"tools"`) {
 			t.Errorf("no tools still sent tools: %s", body)
 		}
+	}
+}
+
+// bodyBytes is a built body in one slice.
+func bodyBytes(b wireBody, err error) ([]byte, error) { return b.Bytes(), err }
+
+// A body handed out stays the same while later requests extend the
+// cached head past it or start a new one (a request may still be sending
+// it, or be retried).
+func TestEncodeCacheBodiesStayPut(t *testing.T) {
+	var c encodeCache
+	h := []Message{{Role: RoleUser, Content: "first"}, {Role: RoleAssistant, Content: "one"}}
+	first, err := c.body(Request{Model: "m", Messages: h}, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := string(first.Bytes())
+	for _, next := range [][]Message{
+		append(h[:2:2], Message{Role: RoleUser, Content: "second"}),
+		append(h[:2:2], Message{Role: RoleUser, Content: "second"}, Message{Role: RoleAssistant, Content: strings.Repeat("x", 1<<16)}),
+		{{Role: RoleUser, Content: "summary"}},
+	} {
+		if _, err := c.body(Request{Model: "m", Messages: next}, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(first.Bytes()); got != want {
+			t.Fatalf("the first body changed:\n%s\nwant\n%s", got, want)
+		}
+	}
+	if r, _ := io.ReadAll(first.Reader()); string(r) != want {
+		t.Errorf("Reader gives %s", r)
 	}
 }

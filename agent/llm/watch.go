@@ -70,19 +70,19 @@ func (w *watch) stop() {
 type watchTransport struct {
 	base http.RoundTripper
 	w    *watch
-	body []byte // replaces the body go-openai encoded (see encode.go)
+	body wireBody // replaces the body go-openai encoded (see encode.go)
 }
 
 // RoundTrip sends the request with our body, records the headers and
 // wraps the response body.
 func (t *watchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.w.arm()
-	if t.body != nil {
+	if t.body.Len() > 0 {
 		req = req.Clone(req.Context()) // a RoundTripper must not modify its argument
 		body := t.body
-		req.Body = io.NopCloser(bytes.NewReader(body))
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-		req.ContentLength = int64(len(body))
+		req.Body = io.NopCloser(body.Reader())
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body.Reader()), nil }
+		req.ContentLength = int64(body.Len())
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
