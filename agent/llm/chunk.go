@@ -55,9 +55,13 @@ func (u *wireUsage) usage() Usage {
 	return out
 }
 
-// decodeChunk parses one SSE data payload. c is reset first: encoding/json
-// would decode into the stale elements of a reused slice.
+// decodeChunk parses one SSE data payload: fastDecodeChunk when it can,
+// else encoding/json. c is reset first: encoding/json would decode into
+// the stale elements of a reused slice.
 func decodeChunk(raw []byte, c *chunk) error {
+	if fastDecodeChunk(raw, c) {
+		return nil
+	}
 	*c = chunk{}
 	if err := json.Unmarshal(raw, c); err != nil {
 		return fmt.Errorf("decode stream chunk: %w", err)
