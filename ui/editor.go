@@ -58,9 +58,19 @@ func (e *editor) Reset() { e.SetValue("") }
 func (e *editor) Line() int      { return e.row }
 func (e *editor) LineCount() int { return len(e.lines) }
 
-// InsertString inserts s at the cursor (newlines split lines).
+// normalizeNewlines turns CRLF and lone CR line ends into LF: terminals
+// paste lines with any of the three (tmux's paste-buffer -p sends CR).
+func normalizeNewlines(s string) string {
+	if !strings.ContainsRune(s, '\r') {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}
+
+// InsertString inserts s at the cursor (newlines, of any convention,
+// split lines).
 func (e *editor) InsertString(s string) {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = normalizeNewlines(s)
 	for i, part := range strings.Split(s, "\n") {
 		if i > 0 {
 			e.newline()
@@ -95,11 +105,11 @@ func (e *editor) newline() {
 func (e *editor) Update(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
+		text := normalizeNewlines(msg.Content)
 		if !e.multiline {
-			e.InsertString(strings.ReplaceAll(msg.Content, "\n", " "))
-			return
+			text = strings.ReplaceAll(text, "\n", " ")
 		}
-		e.InsertString(msg.Content)
+		e.InsertString(text)
 	case tea.KeyPressMsg:
 		if !e.edit(msg) && msg.Text != "" && msg.Mod&^tea.ModShift == 0 {
 			e.InsertString(msg.Text)

@@ -66,7 +66,10 @@ func (in *input) empty() bool { return strings.TrimSpace(in.ta.Value()) == "" }
 func (in *input) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
-		if n := strings.Count(msg.Content, "\n") + 1; n >= pasteCollapseLines {
+		// A bracketed paste is one unit: its line ends, whatever the
+		// terminal sent, become LF before it is counted or inserted.
+		msg.Content = normalizeNewlines(msg.Content)
+		if n := pasteLines(msg.Content); n >= pasteCollapseLines {
 			in.addPaste(msg.Content, n)
 			return nil
 		}
@@ -84,6 +87,12 @@ func (in *input) update(msg tea.Msg) tea.Cmd {
 	}
 	in.ta.Update(msg)
 	return nil
+}
+
+// pasteLines counts a paste's lines; the line end after the last line
+// (a copied file ends with one) starts no new line.
+func pasteLines(s string) int {
+	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
 }
 
 func (in *input) addPaste(text string, lines int) {
