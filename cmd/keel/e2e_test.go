@@ -154,7 +154,7 @@ func TestHeadlessExitCodes(t *testing.T) {
 		{"completed", []llmtest.Round{llmtest.TextRound("hi")}, nil, 0, ""},
 		{"max turns halts", loop, []string{"--max-turns", "2"}, 3, "max_turns"},
 		{"provider error fails", []llmtest.Round{llmtest.ErrorRound(401, "bad key")}, nil, 1, "OPENAI_API_KEY"},
-		{"bad flag is usage", nil, []string{"--max-turns", "x"}, 2, "invalid argument"},
+		{"bad flag is usage", nil, []string{"--max-turns", "x"}, 2, "--max-turns wants a whole number"},
 		{"bad output format", nil, []string{"--output-format", "yaml"}, 2, "--output-format"},
 	}
 	for _, c := range cases {

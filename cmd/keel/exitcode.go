@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/cmd/keel/keellog"
 	"github.com/keel-dev/keel/termtext"
 )
 
@@ -58,7 +59,7 @@ func (a *app) exitCode(err error) int {
 	}
 	a.printErr(err)
 	var ambiguous *datalog.AmbiguousIDError
-	if isCobraUsage(err) || errors.Is(err, datalog.ErrNotFound) || errors.As(err, &ambiguous) {
+	if isCobraUsage(err) || keellog.IsUsage(err) || errors.Is(err, datalog.ErrNotFound) || errors.As(err, &ambiguous) {
 		return exitUsage // a session id or flag the user got wrong
 	}
 	return exitFailed

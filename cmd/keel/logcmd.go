@@ -77,7 +77,7 @@ func undoLastTask(ctx context.Context, db *datalog.DB, root, id string) (string,
 	if id == "" {
 		s, err := db.LatestSession(ctx, root)
 		if errors.Is(err, datalog.ErrNotFound) {
-			return "", fmt.Errorf("there is no session in %s to undo", root)
+			return "", usageError(fmt.Errorf("there is no session in %s to undo; keel undo restores what the last task of this project's latest session changed", root))
 		}
 		if err != nil {
 			return "", err

@@ -74,10 +74,11 @@ Run it with no arguments for the terminal UI, or with -p for headless mode.`,
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError(err) })
+	root.SetFlagErrorFunc(flagError)
 	a.defineFlags(root)
 	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodesHelp + "\n")
 	root.AddCommand(a.versionCommand(), a.configCommand(), a.logCommand(), a.undoCommand(), a.trustCommand(), a.evalCommand(), a.mcpCommand())
+	markArgErrors(root)
 	return root
 }
 

@@ -17,10 +17,10 @@ func newExportCommand(open func(bool) (*datalog.DB, error)) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export ID",
 		Short: "Export a session as JSON lines or a markdown transcript",
-		Args:  cobra.ExactArgs(1),
+		Args:  oneSessionID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "jsonl" && format != "markdown" {
-				return fmt.Errorf("format %q is not known; use --format jsonl or --format markdown", format)
+				return usagef("--format %q is not known; use --format jsonl or --format markdown", format)
 			}
 			return withDB(open, true, func(db *datalog.DB) error {
 				d, err := loadByPrefix(cmd, db, args[0], 0)

@@ -27,7 +27,11 @@ func NewLogCommand(open func(readOnly bool) (*datalog.DB, error), stdin io.Reade
 		Short: "List, show, analyse and export logged sessions",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withDB(open, true, func(db *datalog.DB) error { return runList(cmd, db, f) })
+			since, err := f.sinceAge()
+			if err != nil {
+				return err
+			}
+			return withDB(open, true, func(db *datalog.DB) error { return runList(cmd, db, f, since) })
 		},
 	}
 	cmd.Flags().StringVar(&f.project, "project", "", "only sessions of this project directory")
@@ -68,7 +72,7 @@ func ParseAge(s string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
-		return 0, fmt.Errorf("age %q is not valid; use a number of days or hours (7d, 12h) or a duration like 90m", s)
+		return 0, usagef("%q is not an age; use a number of days or hours (7d, 12h) or a duration like 90m", s)
 	}
 	return d, nil
 }
@@ -84,18 +88,30 @@ func projectFlag(dir string) (string, error) {
 	return abs, nil
 }
 
-func runList(cmd *cobra.Command, db *datalog.DB, f listFlags) error {
+// sinceAge checks the list's flags before the datalog is opened and
+// returns --since's age (0 when not given).
+func (f listFlags) sinceAge() (time.Duration, error) {
+	if f.limit < 0 || f.offset < 0 {
+		return 0, usagef("--limit and --offset take a number of 0 or more")
+	}
+	if f.since == "" {
+		return 0, nil
+	}
+	age, err := ParseAge(f.since)
+	if err != nil {
+		return 0, usagef("--since %w", err)
+	}
+	return age, nil
+}
+
+func runList(cmd *cobra.Command, db *datalog.DB, f listFlags, since time.Duration) error {
 	filter := datalog.Filter{Limit: f.limit, Offset: f.offset}
 	var err error
 	if filter.Project, err = projectFlag(f.project); err != nil {
 		return err
 	}
 	if f.since != "" {
-		age, err := ParseAge(f.since)
-		if err != nil {
-			return err
-		}
-		filter.Since = db.Now().Add(-age)
+		filter.Since = db.Now().Add(-since)
 	}
 	list, err := db.ListSessions(cmd.Context(), filter)
 	if err != nil {
@@ -163,7 +179,7 @@ func newPruneCommand(open func(bool) (*datalog.DB, error), stdin io.Reader) *cob
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			age, err := ParseAge(olderThan)
 			if err != nil {
-				return err
+				return usagef("--older-than %w", err)
 			}
 			return withDB(open, false, func(db *datalog.DB) error { return runPrune(cmd, db, stdin, age, yes) })
 		},

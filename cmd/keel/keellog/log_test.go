@@ -138,7 +138,7 @@ func TestLogErrors(t *testing.T) {
 	}{
 		{[]string{"show", "ffff"}, "no such session"},
 		{[]string{"show", "zz"}, "no such session"},
-		{[]string{"--since", "seven days"}, "not valid"},
+		{[]string{"--since", "seven days"}, "is not an age"},
 		{[]string{"export", "6", "--format", "pdf"}, "use --format jsonl"},
 	}
 	for _, tt := range tests {

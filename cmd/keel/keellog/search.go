@@ -31,7 +31,7 @@ func NewSearchCommand(open func(readOnly bool) (*datalog.DB, error), here func()
 		Short: "Search past sessions' prompts, answers, plan goals and tool calls",
 		Long: `Search the datalog like the recall tool does: every word must match, else any word;
 "quoted phrases" and prefix* work. Sessions of this project only, unless --project or --all.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: someWords,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			q := datalog.SearchQuery{Text: strings.Join(args, " "), Limit: f.limit}
 			var err error
@@ -59,7 +59,7 @@ func NewSearchCommand(open func(readOnly bool) (*datalog.DB, error), here func()
 func searchScope(f searchFlags, here func() (string, error)) (string, error) {
 	switch {
 	case f.all && f.project != "":
-		return "", fmt.Errorf("--all and --project contradict each other; give one")
+		return "", usagef("--all and --project contradict each other; give one")
 	case f.all:
 		return "", nil
 	case f.project != "":

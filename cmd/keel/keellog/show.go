@@ -18,7 +18,7 @@ func newShowCommand(open func(bool) (*datalog.DB, error)) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show a session round by round (ID: a unique prefix is enough)",
-		Args:  cobra.ExactArgs(1),
+		Args:  oneSessionID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withDB(open, true, func(db *datalog.DB) error {
 				d, err := loadByPrefix(cmd, db, args[0], roundN)
@@ -54,7 +54,7 @@ func loadByPrefix(cmd *cobra.Command, db *datalog.DB, prefix string, roundN int)
 	}
 	d, err := db.LoadRounds(cmd.Context(), id, roundN, roundN)
 	if err == nil && len(d.Rounds) == 0 {
-		err = fmt.Errorf("session %s has no round %d; it has %d", datalog.ShortID(id), roundN, d.Session.Totals.Rounds)
+		err = usagef("session %s has no round %d; it has %d", datalog.ShortID(id), roundN, d.Session.Totals.Rounds)
 	}
 	return d, err
 }

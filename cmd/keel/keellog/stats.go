@@ -17,7 +17,7 @@ func newStatsCommand(open func(bool) (*datalog.DB, error)) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "stats [ID]",
 		Short: "Figures for tuning the agent, over one session or a project",
-		Args:  cobra.MaximumNArgs(1),
+		Args:  optionalSessionID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withDB(open, true, func(db *datalog.DB) error {
 				var scope datalog.StatsScope
