@@ -32,6 +32,10 @@ func (m *Model) browserKey(msg tea.KeyPressMsg) tea.Cmd {
 // resume asks to continue a logged session: through the Resume hook, or
 // by quitting so Run returns a *ResumeRequest.
 func (m *Model) resume(id string) tea.Cmd {
+	if m.session == nil { // the welcome screen: nothing to resume with
+		m.status.setHint("configure a provider (the steps above) to resume a session")
+		return nil
+	}
 	if m.running {
 		m.notice("keel is working: cancel the task with esc before resuming another session")
 		return nil

@@ -51,9 +51,8 @@ func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case m.help.open:
 		m.help.key(msg, m.keys.HelpView, m.helpMaxTop())
 		return nil, true
-	case m.session == nil && key.Matches(msg, m.keys.Demo):
-		m.demoAsked = true // the welcome screen offers the demo
-		return tea.Quit, true
+	case m.session == nil:
+		return m.welcomeKey(msg), true
 	}
 	return nil, false
 }

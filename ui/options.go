@@ -28,6 +28,10 @@ type Options struct {
 	Dark          *bool
 	NoColor       bool // NO_COLOR: Run sets it from the environment
 
+	// ConfigPath is the user's config file, the one keel config init
+	// writes; the welcome screen names it ("" when unknown).
+	ConfigPath string
+
 	// Notices are one-line notes shown when the UI starts (the sandbox
 	// is off, config keys were ignored).
 	Notices []string

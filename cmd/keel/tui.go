@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/ui"
@@ -37,7 +39,11 @@ func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
 	notices := make(chan string, 16) // MCP servers' notices, drained by the UI
 	b, err := a.buildSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge, confirmer: bridge, notify: chanNotifier(notices)})
 	if errors.Is(err, config.ErrNoAPIKey) {
-		return ui.Run(ctx, ui.Options{Bridge: bridge, Mouse: cfg.UI.Mouse})
+		db := welcomeDatalog(cfg)
+		if db != nil {
+			defer db.Close()
+		}
+		return ui.Run(ctx, ui.Options{Bridge: bridge, Mouse: cfg.UI.Mouse, DB: db, ConfigPath: config.UserConfigPath(nil)})
 	}
 	if err != nil {
 		return err
@@ -124,4 +130,19 @@ func commandDirs(root string) ui.CommandDirs {
 		d.User = filepath.Join(filepath.Dir(p), "commands")
 	}
 	return d
+}
+
+// welcomeDatalog is the datalog for the welcome screen's ctrl+l: opened
+// read-only, and only when one exists (the screen creates nothing); nil
+// otherwise.
+func welcomeDatalog(cfg *config.Config) *datalog.DB {
+	path := cfg.DatalogPath()
+	if _, err := os.Stat(path); path == "" || err != nil {
+		return nil
+	}
+	db, err := datalog.Open(path, datalog.Options{ReadOnly: true, Environ: os.Environ()})
+	if err != nil {
+		return nil
+	}
+	return db
 }
