@@ -32,7 +32,9 @@ func (r *renderer) card(e *entry, width int) []string {
 	in := e.card
 	inner := max(width-4, 10) // border and padding
 	body := []string{r.cardHead(in, inner)}
-	body = append(body, wrapStyled(r.st.Dim, "why: "+in.Why, inner)...)
+	if in.Why != "" { // a resumed guard's reason is not kept
+		body = append(body, wrapStyled(r.st.Dim, "why: "+in.Why, inner)...)
+	}
 	if figs := figures(in.Figures); figs != "" {
 		body = append(body, r.st.Dim.Render(ansi.Truncate(figs, inner, "…")))
 	}

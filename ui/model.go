@@ -215,6 +215,10 @@ func (m *Model) showSession(s *agent.Session) {
 	if p := s.Plan(); p != nil {
 		m.plan.setPlan(*p)
 	}
+	if r := m.opts.Resumed; r != nil && r.Session.ID == s.ID() {
+		m.tr.loadLog(r)
+		return
+	}
 	m.tr.loadHistory(s.History())
 }
 

@@ -18,6 +18,11 @@ type Options struct {
 	Bridge *Bridge
 	// DB is the datalog, for the browser; nil disables it.
 	DB *datalog.DB
+	// Resumed is the datalog's record of the resumed session
+	// (datalog.LoadTranscript): its transcript is rebuilt from it as it
+	// looked live. Nil, or another session's, rebuilds it from the
+	// session's history alone.
+	Resumed *datalog.SessionDetail
 
 	ProviderLabel string // e.g. "openai" or "ollama"
 	Model         string

@@ -51,6 +51,7 @@ func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
 	defer b.close(a.stderr)
 	opts := a.uiOptions(b, bridge)
 	opts.LateNotices = notices
+	opts.Resumed = resumedTranscript(ctx, b)
 	return ui.Run(ctx, opts)
 }
 

@@ -1,0 +1,73 @@
+package datalog
+
+import (
+	"context"
+	"testing"
+
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+// TestLoadTranscriptDropsRestoredHistory: a round that replaces the
+// history (the first after a resume, a compaction) stores what it kept
+// again; the transcript has each message once, in the round that added it.
+func TestLoadTranscriptDropsRestoredHistory(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t, Options{})
+	sid := startTest(t, db, Session{ProjectRoot: "/p"})
+	prompt := llm.Message{Role: llm.RoleUser, Content: "fix it"}
+	r1 := round(sid, 1, 1, tc("c1", "read_file", map[string]string{"path": "a.go"}, false))
+	r1.Messages = append([]llm.Message{prompt}, r1.Messages...)
+	r2 := round(sid, 2, 1)
+	var history []llm.Message
+	for _, r := range []RoundRecord{r1, r2} {
+		if err := db.WriteRound(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		history = append(history, r.Messages...)
+	}
+	// Resumed: the first round stores the whole history again, then its own.
+	r3 := round(sid, 3, 2, tc("c2", "run_command", map[string]string{"command": "go test"}, true))
+	again := llm.Message{Role: llm.RoleUser, Content: "again"}
+	r3.Messages = append(append(append([]llm.Message{}, history...), again), r3.Messages...)
+	r3.HistoryReset = true
+	// Compacted: a preamble and the kept tail, then the round's own.
+	r4 := round(sid, 4, 2)
+	preamble := llm.Message{Role: llm.RoleUser, Content: "[keel compacted the earlier conversation to fit the context window.]"}
+	r4.Messages = append([]llm.Message{preamble, r3.Messages[len(r3.Messages)-2], r3.Messages[len(r3.Messages)-1]}, r4.Messages...)
+	r4.HistoryReset = true
+	for _, r := range []RoundRecord{r3, r4} {
+		if err := db.WriteRound(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := db.LoadTranscript(ctx, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"user fix it", "assistant round 1", "tool out c1"},
+		{"assistant round 2"},
+		{"user again", "assistant round 3", "tool out c2"},
+		{"user [keel compacted the earlier conversation to fit the context window.]", "assistant round 4"},
+	}
+	if len(d.Rounds) != len(want) {
+		t.Fatalf("%d rounds, want %d", len(d.Rounds), len(want))
+	}
+	for i, rd := range d.Rounds {
+		var got []string
+		for _, m := range rd.Messages {
+			got = append(got, string(m.Msg.Role)+" "+m.Msg.Content)
+		}
+		if len(got) != len(want[i]) {
+			t.Fatalf("round %d: %q, want %q", rd.Round.Seq, got, want[i])
+		}
+		for j := range got {
+			if got[j] != want[i][j] {
+				t.Errorf("round %d message %d: %q, want %q", rd.Round.Seq, j, got[j], want[i][j])
+			}
+		}
+	}
+	if len(d.Rounds[2].ToolCalls) != 1 || !d.Rounds[2].ToolCalls[0].IsError {
+		t.Errorf("round 3 tool calls = %+v, want the failed c2", d.Rounds[2].ToolCalls)
+	}
+}

@@ -1,0 +1,202 @@
+package ui
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/tools"
+)
+
+// loadLog fills the transcript from the datalog's record of a resumed
+// session, as it looked live: each call with its recorded outcome
+// (denied, failed with its duration, or done), the cards discipline
+// showed with the model's answers, and how each task stopped. Messages
+// keel sent on the model's behalf (a checkpoint's prompt, a reminder)
+// are not user turns: live they showed as their card, or not at all.
+func (t *transcript) loadLog(d *datalog.SessionDetail) {
+	b := logReplay{t: t}
+	for i, rd := range d.Rounds {
+		last := i == len(d.Rounds)-1 || d.Rounds[i+1].Round.TaskSeq != rd.Round.TaskSeq
+		b.round(rd, last)
+	}
+	for _, in := range d.Unfinished { // killed while it ran: no round holds it
+		tc := &toolCall{id: in.CallID, name: clean(in.Name), args: clean(in.Arguments), state: toolFailed, output: datalog.UnknownOutcome}
+		t.add(&entry{kind: kindTool, tool: tc})
+	}
+}
+
+// logReplay turns rounds into entries, remembering which task's prompt
+// it has shown.
+type logReplay struct {
+	t        *transcript
+	task     int
+	prompted bool
+}
+
+// round adds one round's entries: its messages, then its cards, then how
+// the task stopped when this is the task's last round (last).
+func (b *logReplay) round(rd *datalog.RoundDetail, last bool) {
+	if rd.Round.TaskSeq != b.task {
+		b.task, b.prompted = rd.Round.TaskSeq, false
+	}
+	results := map[string]string{}
+	for _, m := range rd.Messages {
+		if m.Msg.Role == llm.RoleTool {
+			results[m.Msg.ToolCallID] = m.Msg.Content
+		}
+	}
+	for _, m := range rd.Messages {
+		switch m.Msg.Role {
+		case llm.RoleUser:
+			if !b.prompted { // the task's prompt; later ones were keel's
+				b.prompted = true
+				b.t.add(&entry{kind: kindUser, text: m.Msg.Content})
+			}
+		case llm.RoleAssistant:
+			b.assistant(m.Msg, rd.ToolCalls, results)
+		}
+	}
+	b.cards(rd, last)
+	if last {
+		b.stopped(rd.Transitions)
+	}
+}
+
+func (b *logReplay) assistant(msg llm.Message, rows []datalog.ToolCall, results map[string]string) {
+	t := b.t
+	if strings.TrimSpace(msg.Reasoning) != "" {
+		t.add(&entry{kind: kindReasoning, text: msg.Reasoning})
+	}
+	if strings.TrimSpace(msg.Content) != "" {
+		t.add(&entry{kind: kindAssistant, text: msg.Content})
+	}
+	for i, c := range msg.ToolCalls {
+		tc := &toolCall{id: c.ID, name: clean(c.Name), args: clean(c.Arguments)}
+		out, answered := results[c.ID]
+		row := callRow(rows, i, c.ID)
+		loggedOutcome(tc, row, out, answered)
+		t.add(&entry{kind: kindTool, tool: tc})
+	}
+}
+
+// callRow finds the recorded call: by its id, else by its position (ids
+// a server reuses).
+func callRow(rows []datalog.ToolCall, i int, id string) *datalog.ToolCall {
+	for j := range rows {
+		if rows[j].CallID == id && (rows[j].Index == i || !idTwice(rows, id)) {
+			return &rows[j]
+		}
+	}
+	return nil
+}
+
+func idTwice(rows []datalog.ToolCall, id string) bool {
+	n := 0
+	for _, r := range rows {
+		if r.CallID == id {
+			n++
+		}
+	}
+	return n > 1
+}
+
+// loggedOutcome sets a call's outcome from its row, as finishTool did
+// live; out is the result the model got (answered: there was one).
+func loggedOutcome(tc *toolCall, row *datalog.ToolCall, out string, answered bool) {
+	if row == nil { // no row: the round's tools never finished
+		tc.state, tc.output = toolFailed, clean(out)
+		if !answered {
+			tc.output = datalog.InterruptedResult
+		}
+		return
+	}
+	if !answered {
+		out = row.Result
+	}
+	tc.output, tc.duration = clean(out), row.Duration
+	switch {
+	case row.Permission == "deny":
+		tc.state, tc.denyReason = toolDenied, tc.output
+	case row.IsError:
+		tc.state = toolFailed
+	default:
+		tc.state = toolOK
+	}
+	tc.exitCode = exitCodeOf(row.Name, row.Result)
+}
+
+// exitCodeRe is the last line run_command ends its output with.
+var exitCodeRe = regexp.MustCompile(`\[exit code (-?\d+), [0-9.]+s\]\s*$`)
+
+// exitCodeOf reads a command's exit code back from its output (the
+// datalog keeps the output, not the code).
+func exitCodeOf(tool, output string) *int {
+	if tool != tools.NameRunCommand {
+		return nil
+	}
+	m := exitCodeRe.FindStringSubmatch(output)
+	if m == nil {
+		return nil
+	}
+	code, err := strconv.Atoi(m[1])
+	if err != nil {
+		return nil
+	}
+	return &code
+}
+
+// cards adds the round's interventions as the cards they were. A
+// checkpoint's reason is its transition's detail; the datalog does not
+// keep a guard's, nor its action, which is told by what followed: a
+// message sent is an inject, a task that stopped here a halt, else the
+// user was asked and went on.
+func (b *logReplay) cards(rd *datalog.RoundDetail, last bool) {
+	var whys []string
+	for _, tr := range rd.Transitions {
+		if tr.To == string(agent.StateReflecting) {
+			whys = append(whys, tr.Detail)
+		}
+	}
+	for _, iv := range rd.Interventions {
+		in := agent.Intervention{Kind: clean(iv.Kind), AtToolCall: iv.AtToolCall, Message: clean(iv.Message), Reply: clean(iv.Reply)}
+		_ = json.Unmarshal(iv.Figures, &in.Figures)
+		if in.Kind == "reflection" && len(whys) > 0 {
+			in.Why, whys = clean(whys[0]), whys[1:]
+		}
+		switch {
+		case in.Message != "":
+			in.Action = "inject"
+		case last:
+			in.Action = "halt"
+		default:
+			in.Action = "ask"
+		}
+		b.t.add(&entry{kind: kindCard, card: &in})
+	}
+}
+
+// stopped says how a task ended, as taskStopped did live (the stop's
+// message is not kept: its reason is).
+func (b *logReplay) stopped(trs []datalog.StateTransition) {
+	for _, tr := range trs {
+		switch agent.State(tr.To) {
+		case agent.StateHalted, agent.StateFailed:
+		default:
+			continue
+		}
+		reason := agent.StopReason(tr.Detail)
+		switch reason {
+		case agent.StopCancelled:
+			b.t.notice("cancelled — the task stopped; type a new prompt to go on")
+		case agent.StopProviderError:
+			b.t.errorCard(clean(tr.Detail) + " — check the provider in `keel config` or try again")
+		default:
+			b.t.errorCard(clean(tr.Detail) + " — send a prompt to continue, or /log to see what happened")
+		}
+	}
+}
