@@ -184,8 +184,10 @@ func (r *renderer) toolBody(e *entry, width int) []string {
 	if !e.expanded && t.user && t.output != "" {
 		out = append(out, r.outputTail(t.output, width-2)...)
 	} else if !e.expanded && t.state == toolFailed && t.output != "" {
-		first, _, _ := strings.Cut(strings.TrimSpace(t.output), "\n")
-		out = append(out, r.st.Fail.UnsetBold().Render(ansi.Truncate(first, width-2, "…")))
+		for _, l := range failureLines(t.output) { // why it failed, not its first line
+			l = strings.ReplaceAll(strings.TrimRight(l, " \t"), "\t", "    ")
+			out = append(out, r.st.Fail.UnsetBold().Render(ansi.Truncate(l, width-2, "…")))
+		}
 	}
 	indent(out, "  ")
 	return out
