@@ -78,8 +78,10 @@ func (db *DB) SetFirstPrompt(ctx context.Context, id, prompt string) error {
 	})
 }
 
-// EndSession marks a session ended. Zero totals keep the sums accumulated
-// round by round; non-zero totals replace them.
+// EndSession marks a session ended. The sums accumulated round by round
+// stand; totals only raise a sum the process counted more of (a round that
+// failed, tokens estimated without usage). They never replace it: a
+// continued session's process counts only its own calls, tokens and cost.
 func (db *DB) EndSession(ctx context.Context, id, stopReason string, totals Totals) error {
 	at := nanos(db.opts.Now())
 	stopReason = db.red.String(stopReason)

@@ -73,8 +73,9 @@ var stmtSQL = [numStmts]string{
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stSetFirstPrompt: `UPDATE sessions SET first_prompt = ? WHERE id = ? AND first_prompt = ''`,
 	stEndSession:     `UPDATE sessions SET ended_at = ?, stop_reason = ? WHERE id = ?`,
-	stEndTotals: `UPDATE sessions SET rounds = ?, tool_calls = ?, tokens_in = ?,
-			tokens_out = ?, tokens_cached = ?, cost = ? WHERE id = ?`,
+	stEndTotals: `UPDATE sessions SET rounds = MAX(rounds, ?), tool_calls = MAX(tool_calls, ?),
+			tokens_in = MAX(tokens_in, ?), tokens_out = MAX(tokens_out, ?),
+			tokens_cached = MAX(tokens_cached, ?), cost = MAX(cost, ?) WHERE id = ?`,
 	stReopenSession: `UPDATE sessions SET ended_at = NULL, stop_reason = '' WHERE id = ?`,
 	stInterventionReply: `UPDATE interventions SET reply = ?
 			WHERE session_id = ? AND round_seq = ? AND idx = ?`,
