@@ -24,7 +24,7 @@ func (t *transcript) scrollUp(n, width, height int) {
 	}
 	if t.follow {
 		t.top, t.topLine = t.bottomAnchor(width, height)
-		t.follow = false
+		t.unfollow()
 	}
 	t.topLine -= n
 	for t.topLine < 0 && t.top > 0 {
@@ -57,7 +57,8 @@ func (t *transcript) scrollDown(n, width, height int) {
 
 // home shows the start of the conversation.
 func (t *transcript) home() {
-	t.follow, t.top, t.topLine = false, 0, 0
+	t.unfollow()
+	t.top, t.topLine = 0, 0
 }
 
 // end shows the newest output and follows it.
@@ -77,7 +78,8 @@ func (t *transcript) selectNext(dir int) {
 			t.selected = i
 			t.selectAuto = i == t.lastExpandable()
 			if i < t.shownFirst || i > t.shownLast { // bring it on screen
-				t.follow, t.top, t.topLine = false, i, 0
+				t.unfollow()
+				t.top, t.topLine = i, 0
 			}
 			return
 		}
@@ -102,4 +104,22 @@ func (t *transcript) toggleSelected() bool {
 	e.expanded = !e.expanded
 	e.touch()
 	return true
+}
+
+// unfollow stops following new output; what arrives from now on, until
+// the view is back at the bottom, is counted as new below it.
+func (t *transcript) unfollow() {
+	if t.follow {
+		t.scrolledAt = len(t.entries)
+	}
+	t.follow = false
+}
+
+// newBelow is how many entries arrived since the view stopped following
+// that are below the screen (as the last view drew it).
+func (t *transcript) newBelow() int {
+	if t.follow {
+		return 0
+	}
+	return max(len(t.entries)-max(t.scrolledAt, t.shownLast+1), 0)
 }

@@ -23,6 +23,7 @@ type transcript struct {
 	selectAuto bool // the selection follows the newest expandable entry
 
 	shownFirst, shownLast int // entries on screen at the last view
+	scrolledAt            int // len(entries) when the view stopped following: later ones are new
 
 	live liveRound // the round that is streaming (transcript_live.go)
 }
@@ -64,6 +65,9 @@ func (t *transcript) remove(e *entry) {
 		t.entries = append(t.entries[:i], t.entries[i+1:]...)
 		if t.selected >= i {
 			t.selected--
+		}
+		if t.scrolledAt > i {
+			t.scrolledAt--
 		}
 		if t.top > i || (t.top == i && t.top >= len(t.entries)) {
 			t.top = max(t.top-1, 0)
@@ -116,6 +120,9 @@ func (t *transcript) view(width, height int) []string {
 	}
 	for len(out) < height {
 		out = append(out, "")
+	}
+	if n := t.newBelow(); n > 0 { // over the last line: what arrived below is not missed
+		out[height-1] = fitLine(t.r.newBelow(n, width), width)
 	}
 	return out
 }
