@@ -21,20 +21,20 @@ type helpView struct {
 // show opens the help at its top.
 func (h *helpView) show() { h.open, h.top = true, 0 }
 
-// helpPage is how far pgup and pgdn scroll the help.
-const helpPage = 10
-
-// key scrolls or closes the help; maxTop is the last useful first line.
-func (h *helpView) key(msg tea.KeyPressMsg, k HelpKeys, maxTop int) {
+// key scrolls or closes the help; maxTop is the last useful first line
+// and page how far pgup and pgdn go (a window less a line, so nothing is
+// skipped on a small screen).
+func (h *helpView) key(msg tea.KeyPressMsg, k HelpKeys, maxTop, page int) {
+	page = max(page, 1)
 	switch {
 	case key.Matches(msg, k.LineUp):
 		h.scroll(-1, maxTop)
 	case key.Matches(msg, k.LineDown):
 		h.scroll(1, maxTop)
 	case key.Matches(msg, k.PageUp):
-		h.scroll(-helpPage, maxTop)
+		h.scroll(-page, maxTop)
 	case key.Matches(msg, k.PageDown):
-		h.scroll(helpPage, maxTop)
+		h.scroll(page, maxTop)
 	default:
 		h.open = false
 	}
@@ -46,59 +46,145 @@ func (h *helpView) scroll(n, maxTop int) { h.top = max(min(h.top+n, maxTop), 0) 
 func helpMaxTop(total, height int) int { return max(total-(height-1), 0) }
 
 // view is the help for width × at most height rows: all of it when it
-// fits, else a window from top with a line saying how to scroll.
-func (h *helpView) view(all []string, height int) []string {
+// fits, else a window from top with a line saying how to scroll, as
+// short as width needs.
+func (h *helpView) view(all []string, width, height int) []string {
 	if len(all) <= height {
 		return all
 	}
 	top := min(h.top, helpMaxTop(len(all), height))
 	end := min(top+height-1, len(all))
 	out := append([]string(nil), all[top:end]...)
-	return append(out, fmt.Sprintf("lines %d–%d of %d · ↑/↓ pgup/pgdn scroll · any other key closes", top+1, end, len(all)))
+	return append(out, scrollLine(top+1, end, len(all), width))
+}
+
+// scrollLine says which lines show and how to scroll, in the longest
+// wording that fits width.
+func scrollLine(first, last, total, width int) string {
+	for _, f := range []string{
+		"lines %d–%d of %d · ↑/↓ pgup/pgdn scroll · any other key closes",
+		"lines %d–%d of %d · ↑↓ pgup pgdn · other keys close",
+		"%d–%d/%d · ↑↓ pgup pgdn",
+	} {
+		if l := fmt.Sprintf(f, first, last, total); ansi.StringWidth(l) <= width {
+			return l
+		}
+	}
+	return fmt.Sprintf("%d–%d/%d", first, last, total)
+}
+
+// helpEntry is one line of the help: a key (or a command) and what it
+// does.
+type helpEntry struct{ key, desc string }
+
+// helpSection is a titled group of entries.
+type helpSection struct {
+	title   string
+	entries []helpEntry
+}
+
+// helpSections are the commands, then every section of the KeyMap.
+func helpSections(km KeyMap, commands []helpEntry) []helpSection {
+	out := []helpSection{{"Commands (Tab completes)", commands}}
+	for _, s := range km.sections() {
+		hs := helpSection{title: s.title}
+		for _, b := range s.keys {
+			hs.entries = append(hs.entries, helpEntry{b.Help().Key, b.Help().Desc})
+		}
+		out = append(out, hs)
+	}
+	return out
 }
 
 // helpLines is the whole help for width columns: the slash commands and
-// the key sections, laid out in as many columns as fit.
-func helpLines(st Styles, km KeyMap, commands []string, width int) []string {
-	blocks := [][]string{append([]string{st.Title.Render("Commands (Tab completes)")}, commands...)}
-	for _, s := range km.sections() {
-		blocks = append(blocks, helpBlock(st, s))
+// the key sections in as many columns as fit; when even two do not, one
+// column with long lines wrapped, so every key and every word shows.
+func helpLines(st Styles, km KeyMap, commands []helpEntry, width int) []string {
+	sections := helpSections(km, commands)
+	blocks := func(wrap int) [][]string {
+		out := make([][]string, len(sections))
+		for i, s := range sections {
+			out[i] = helpBlock(st, s, wrap)
+		}
+		return out
 	}
-	lines := layoutBlocks(blocks, width)
+	lines, ok := layoutColumns(blocks(0), width)
+	if !ok {
+		lines = layoutColumn(blocks(width))
+	}
 	return append(lines, st.Dim.Render("press any key to close"))
 }
 
-// helpBlock is one section: its title and a line per binding.
-func helpBlock(st Styles, s keySection) []string {
+// helpBlock is one section: its title and a line per entry. With wrap >
+// 0, a description longer than wrap columns allow continues under itself.
+func helpBlock(st Styles, s helpSection, wrap int) []string {
 	kw := 0
-	for _, b := range s.keys {
-		kw = max(kw, ansi.StringWidth(b.Help().Key))
+	for _, e := range s.entries {
+		kw = max(kw, ansi.StringWidth(e.key))
 	}
 	lines := []string{st.Title.Render(s.title)}
-	for _, b := range s.keys {
-		h := b.Help()
-		lines = append(lines, st.Help.FullKey.Render(fitLine(h.Key, kw))+" "+st.Help.FullDesc.Render(h.Desc))
+	if wrap > 0 {
+		lines = wrapStyled(st.Title, s.title, wrap)
+		kw = min(kw, wrap/3) // a long key wraps too, rather than squeeze its text
+	}
+	for _, e := range s.entries {
+		lines = append(lines, helpEntryLines(st, e, kw, wrap)...)
 	}
 	return lines
+}
+
+// helpEntryLines draws one entry: the key padded to kw, then its
+// description; with wrap > 0, both wrap inside their columns.
+func helpEntryLines(st Styles, e helpEntry, kw, wrap int) []string {
+	if wrap <= 0 {
+		return []string{st.Help.FullKey.Render(fitLine(e.key, kw)) + " " + st.Help.FullDesc.Render(e.desc)}
+	}
+	keys := strings.Split(ansi.Wrap(e.key, max(kw, 1), ""), "\n")
+	descs := strings.Split(ansi.Wrap(e.desc, max(wrap-kw-1, 1), ""), "\n")
+	out := make([]string, max(len(keys), len(descs)))
+	for i := range out {
+		k, d := "", ""
+		if i < len(keys) {
+			k = keys[i]
+		}
+		if i < len(descs) {
+			d = descs[i]
+		}
+		out[i] = st.Help.FullKey.Render(fitLine(k, kw)) + " " + st.Help.FullDesc.Render(d)
+	}
+	return out
 }
 
 // helpGap is the room between the help's columns.
 const helpGap = 3
 
-// layoutBlocks places blocks in order in the most columns (up to four)
-// that fit width, each column about the same height; lines wider than
-// width are cut.
-func layoutBlocks(blocks [][]string, width int) []string {
-	var cols [][]string
-	for n := 4; n >= 1; n-- {
-		cols = splitColumns(blocks, n)
-		if n == 1 || columnsWidth(cols) <= width {
-			break
+// layoutColumns places blocks in order in the most columns (four down to
+// two) that fit width, each column about the same height; ok is false
+// when not even two fit.
+func layoutColumns(blocks [][]string, width int) ([]string, bool) {
+	for n := 4; n >= 2; n-- {
+		cols := splitColumns(blocks, n)
+		if len(cols) > 1 && columnsWidth(cols) <= width {
+			return joinColumns(cols), true
 		}
 	}
+	return nil, false
+}
+
+// layoutColumn is the blocks one under the other, a blank line after each.
+func layoutColumn(blocks [][]string) []string {
+	var out []string
+	for _, b := range blocks {
+		out = append(append(out, b...), "")
+	}
+	return out[:len(out)-1]
+}
+
+// joinColumns draws columns side by side, each as wide as its widest line.
+func joinColumns(cols [][]string) []string {
 	parts := make([]string, 0, 2*len(cols))
 	for i, c := range cols {
-		w := min(blockWidth(c), width)
+		w := blockWidth(c)
 		for j, l := range c {
 			c[j] = fitLine(l, w)
 		}

@@ -49,7 +49,7 @@ func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case m.browser != nil:
 		return m.browserKey(msg), true
 	case m.help.open:
-		m.help.key(msg, m.keys.HelpView, m.helpMaxTop())
+		m.help.key(msg, m.keys.HelpView, m.helpMaxTop(), m.helpPage())
 		return nil, true
 	case m.session == nil:
 		return m.welcomeKey(msg), true

@@ -181,13 +181,13 @@ func (m *Model) cmdQuit(string) tea.Cmd { return m.quit() }
 
 // slashHelp lists the commands for the help overlay: the built-in ones,
 // then the custom ones with their first line.
-func (m *Model) slashHelp() []string {
-	out := make([]string, 0, len(slashCommands)+len(m.custom))
+func (m *Model) slashHelp() []helpEntry {
+	out := make([]helpEntry, 0, len(slashCommands)+len(m.custom))
 	for _, c := range slashCommands {
-		out = append(out, fmt.Sprintf("%-18s %s", strings.TrimSpace(c.name+" "+c.args), c.desc))
+		out = append(out, helpEntry{strings.TrimSpace(c.name + " " + c.args), c.desc})
 	}
 	for _, c := range m.custom {
-		out = append(out, fmt.Sprintf("%-18s %s", c.name+" [ARGS]", c.desc))
+		out = append(out, helpEntry{c.name + " [ARGS]", c.desc})
 	}
 	return out
 }

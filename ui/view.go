@@ -67,12 +67,12 @@ func (m *Model) tooSmallView() string {
 // dialog if one is waiting, and the bottom rows.
 func (m *Model) mainView() string {
 	w, h := m.transcriptSize()
+	if m.help.open && !m.dialogs.active() {
+		return m.helpScreen() + "\n" + m.bottomView() // over the plan panel too: the help needs the room
+	}
 	var overlay []string
-	switch {
-	case m.dialogs.active():
+	if m.dialogs.active() {
 		overlay = strings.Split(m.dialogs.view(m.r, w), "\n")
-	case m.help.open:
-		overlay = m.help.view(m.allHelp(w), h)
 	}
 	overlay = overlay[:min(len(overlay), h)]
 	for i, l := range overlay {
@@ -117,23 +117,38 @@ func (m *Model) allHelp(width int) []string {
 	return helpLines(m.st, m.keys, m.slashHelp(), width)
 }
 
+// helpArea is the room the help covers: the whole screen on the welcome
+// screen, else everything above the input, across the plan panel.
+func (m *Model) helpArea() (int, int) {
+	if m.session == nil {
+		return m.width, m.height
+	}
+	_, h := m.transcriptSize()
+	return m.width, h
+}
+
 // helpMaxTop is how far the help scrolls on the current screen.
 func (m *Model) helpMaxTop() int {
-	w, h := m.transcriptSize()
-	if m.session == nil {
-		w, h = m.width, m.height
-	}
+	w, h := m.helpArea()
 	return helpMaxTop(len(m.allHelp(w)), h)
 }
 
-// helpScreen is the help over the whole screen (the welcome screen's).
+// helpPage is how far pgup and pgdn scroll the help: the lines a window
+// shows (its last row says how to scroll) less one kept in view.
+func (m *Model) helpPage() int {
+	_, h := m.helpArea()
+	return h - 2
+}
+
+// helpScreen is the help filling its area, each line padded to its width.
 func (m *Model) helpScreen() string {
-	lines := m.help.view(m.allHelp(m.width), m.height)
-	for len(lines) < m.height {
+	w, h := m.helpArea()
+	lines := m.help.view(m.allHelp(w), w, h)
+	for len(lines) < h {
 		lines = append(lines, "")
 	}
 	for i, l := range lines {
-		lines[i] = fitLine(l, m.width)
+		lines[i] = fitLine(l, w)
 	}
 	return strings.Join(lines, "\n")
 }
