@@ -140,6 +140,9 @@ func loadResumed(ctx context.Context, db *datalog.DB, id string) (resumed, error
 		return r, err
 	}
 	r.roundSeq = s.Totals.Rounds
+	if note := undoneNote(ctx, db, id, s.ProjectRoot); note != nil {
+		r.history = append(r.history, *note)
+	}
 	if last, err := db.LoadRounds(ctx, id, r.roundSeq, r.roundSeq); err == nil && len(last.Rounds) > 0 {
 		r.taskSeq = last.Rounds[0].Round.TaskSeq
 	}
