@@ -22,9 +22,10 @@ type input struct {
 	ta      editor
 	st      Styles
 	keys    KeyMap
-	history []string
-	hpos    int    // index into history while browsing; len(history) when not
-	draft   string // what was typed before browsing history
+	history []historyEntry
+	hpos    int           // index into history while browsing; len(history) when not
+	draft   historyEntry  // what was typed before browsing history
+	unsaved *historyEntry // the prompt taken last, until it is saved
 	pastes  []paste
 
 	popup     completion // the list under the input
@@ -104,43 +105,22 @@ func (in *input) addPaste(text string, lines int) {
 	in.ta.InsertString(ph)
 }
 
-// browse moves through the history; it reports whether it moved.
-func (in *input) browse(dir int) bool {
-	if len(in.history) == 0 {
-		return false
-	}
-	if in.hpos == len(in.history) && dir < 0 {
-		in.draft = in.ta.Value()
-	}
-	next := in.hpos + dir
-	if next < 0 || next > len(in.history) {
-		return false
-	}
-	in.hpos = next
-	if next == len(in.history) {
-		in.ta.SetValue(in.draft)
-	} else {
-		in.ta.SetValue(in.history[next])
-	}
-	return true
-}
-
 // take empties the box and returns the prompt with pastes expanded, and
 // what the box showed (for history and the transcript).
 func (in *input) take() (prompt, shown string) {
 	shown = strings.TrimSpace(in.ta.Value())
 	prompt = shown
+	var used []paste
 	for _, p := range in.pastes {
-		prompt = strings.Replace(prompt, p.placeholder, p.text, 1)
+		if strings.Contains(prompt, p.placeholder) {
+			prompt = strings.Replace(prompt, p.placeholder, p.text, 1)
+			used = append(used, p)
+		}
 	}
 	in.pastes = nil
 	in.clearMentions()
 	in.ta.Reset()
-	if shown != "" && (len(in.history) == 0 || in.history[len(in.history)-1] != shown) {
-		in.history = append(in.history, shown)
-	}
-	in.hpos = len(in.history)
-	in.draft = ""
+	in.remember(historyEntry{Text: shown, Pastes: used})
 	return prompt, shown
 }
 

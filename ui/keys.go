@@ -142,9 +142,19 @@ func (m *Model) cancel() {
 	m.notice("cancelling the task (esc)…")
 }
 
-// send submits the input: a /command runs, a !command runs in the shell;
-// a prompt is sent with its mentioned files, or queued while a task runs.
+// send submits the input and saves what was sent to the prompt history.
 func (m *Model) send() tea.Cmd {
+	cmd := m.sendInput()
+	if e := m.input.takeUnsaved(); e != nil {
+		return tea.Batch(cmd, appendHistoryCmd(m.opts.HistoryFile, *e))
+	}
+	return cmd
+}
+
+// sendInput submits the input: a /command runs, a !command runs in the
+// shell; a prompt is sent with its mentioned files, or queued while a
+// task runs.
+func (m *Model) sendInput() tea.Cmd {
 	text := strings.TrimSpace(m.input.value())
 	switch {
 	case text == "":

@@ -36,6 +36,7 @@ type Model struct {
 	quitArmed     bool     // ctrl+c was pressed once
 	resumeID      string
 	demoAsked     bool // the welcome screen's d: Run returns ErrDemoRequested
+	historyWarned bool // the prompt history file failed once (said once)
 	gen           int  // drain generation, bumped when the session is replaced
 	ruleW         int  // width the rule above the input was drawn for
 	ruleS         string
@@ -78,7 +79,8 @@ func New(opts Options) *Model {
 
 // Init starts draining the session's events and the bridge's questions.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.drain(), tea.RequestBackgroundColor, loadCommandsCmd(m.opts.Commands), waitNotice(m.opts.LateNotices))
+	return tea.Batch(m.drain(), tea.RequestBackgroundColor, loadCommandsCmd(m.opts.Commands), waitNotice(m.opts.LateNotices),
+		loadHistoryCmd(m.opts.HistoryFile))
 }
 
 // ResumeRequested is the session the user asked to resume ("" if none).
@@ -165,6 +167,11 @@ func (m *Model) handleInput(msg tea.Msg) tea.Cmd {
 		m.shellDone(msg)
 	case commandsMsg:
 		m.setCustom(msg)
+	case historyMsg:
+		m.input.loadHistory(msg.entries)
+		m.historyFailed(msg.err)
+	case historySavedMsg:
+		m.historyFailed(msg.err)
 	}
 	return nil
 }

@@ -52,6 +52,9 @@ type Options struct {
 	Shell *Shell
 	// Commands are the directories of custom /commands.
 	Commands CommandDirs
+	// HistoryFile keeps the prompts sent in this workspace across
+	// launches (HistoryFile(nil, root)); "" keeps them for this run only.
+	HistoryFile string
 
 	// Hooks for the slash commands the UI cannot do alone. Each returns a
 	// command whose message (a NoticeMsg, a SessionMsg, ...) reports the

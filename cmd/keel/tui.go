@@ -63,7 +63,7 @@ func (a *app) uiOptions(b *builtSession, bridge *ui.Bridge) ui.Options {
 		ProviderLabel: prov.Name, Model: prov.Model, ContextWindow: prov.ContextWindow,
 		Cadence: b.cfg.ReflectionCadence, Mouse: b.cfg.UI.Mouse, Demo: a.flags.demo,
 		Notices:   append(slices.Clone(a.warnings), b.notices...),
-		Workspace: b.ws, Shell: shellFor(b), Commands: commandDirs(b.root),
+		Workspace: b.ws, Shell: shellFor(b), Commands: commandDirs(b.root), HistoryFile: ui.HistoryFile(nil, b.root),
 	}
 	opts.Compact = func() tea.Cmd {
 		s := b.session

@@ -1,0 +1,76 @@
+package ui
+
+// The input's history: ↑ on the first line and ↓ on the last browse the
+// prompts sent, this launch's after those read from the workspace's
+// history file (prompthistory.go). An entry keeps its pastes, so a
+// recalled "[pasted 12 lines]" still sends the 12 lines.
+
+// browse moves through the history; it reports whether it moved.
+func (in *input) browse(dir int) bool {
+	if len(in.history) == 0 {
+		return false
+	}
+	if in.hpos == len(in.history) && dir < 0 {
+		in.draft = historyEntry{Text: in.ta.Value(), Pastes: in.pastes}
+	}
+	next := in.hpos + dir
+	if next < 0 || next > len(in.history) {
+		return false
+	}
+	in.hpos = next
+	e := in.draft
+	if next < len(in.history) {
+		e = in.history[next]
+	}
+	in.ta.SetValue(e.Text)
+	in.pastes = append([]paste(nil), e.Pastes...)
+	return true
+}
+
+// remember adds a sent prompt to the history (not a repeat of the last
+// one) and keeps it to be saved; browsing starts again from the end.
+func (in *input) remember(e historyEntry) {
+	if e.Text != "" && (len(in.history) == 0 || in.history[len(in.history)-1].Text != e.Text) {
+		in.history = append(in.history, e)
+		in.unsaved = &e
+	}
+	if len(in.history) > maxHistory {
+		in.history = append([]historyEntry(nil), in.history[len(in.history)-maxHistory:]...)
+	}
+	in.hpos = len(in.history)
+	in.draft = historyEntry{}
+}
+
+// takeUnsaved returns the prompt taken last if it is not saved yet.
+func (in *input) takeUnsaved() *historyEntry {
+	e := in.unsaved
+	in.unsaved = nil
+	return e
+}
+
+// loadHistory puts the prompts of earlier launches before this one's;
+// a browse in progress keeps its place.
+func (in *input) loadHistory(earlier []historyEntry) {
+	browsing := in.hpos < len(in.history)
+	in.history = append(append([]historyEntry(nil), earlier...), in.history...)
+	if len(in.history) > maxHistory {
+		cut := len(in.history) - maxHistory
+		in.history = in.history[cut:]
+		in.hpos -= cut
+	}
+	if browsing {
+		in.hpos = max(in.hpos+len(earlier), 0)
+	} else {
+		in.hpos = len(in.history)
+	}
+}
+
+// historyFailed says, once a run, that the history file could not be
+// read or written; the history still works for this run.
+func (m *Model) historyFailed(err error) {
+	if err == nil || m.historyWarned {
+		return
+	}
+	m.historyWarned = true
+	m.notice(err.Error() + " — the history is kept for this run only")
+}
