@@ -81,7 +81,24 @@ func (b *logReplay) assistant(msg llm.Message, rows []datalog.ToolCall, results 
 		row := callRow(rows, i, c.ID)
 		loggedOutcome(tc, row, out, answered)
 		t.add(&entry{kind: kindTool, tool: tc})
+		if row != nil && row.DecidedBy == datalog.DecidedByUser { // the dialog's answer, noted as it was live
+			t.notice(userAnswer(tc.name, row))
+		}
 	}
+}
+
+// userAnswer is the note the permission dialog left: "denied
+// run_command" with the reason the user typed, or "allowed run_command"
+// (the datalog does not tell once from for the session).
+func userAnswer(tool string, row *datalog.ToolCall) string {
+	if row.Permission != "deny" {
+		return "allowed " + tool
+	}
+	reason := strings.TrimPrefix(clean(row.Result), "permission denied: ")
+	if reason == "" || reason == "the user denied this call" {
+		return "denied " + tool
+	}
+	return "denied " + tool + ": " + reason
 }
 
 // callRow finds the recorded call: by its id, else by its position (ids

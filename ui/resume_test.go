@@ -36,6 +36,7 @@ func resumeRounds(sid string) []datalog.RoundRecord {
 	c2, r2 := resumeCall("c2", "run_command", `{"command":"go test ./..."}`, resumeGoTest, true, "allow", 2300*time.Millisecond)
 	c3, r3 := resumeCall("c3", "read_file", `{"path":"agent/llm/retry.go"}`, "1\tpackage llm", false, "allow", 3*time.Millisecond)
 	r2.Index, r3.Index = 1, 0
+	r1.DecidedBy, r2.DecidedBy = datalog.DecidedByUser, datalog.DecidedByRule // the user denied c1 in the dialog
 	figs, _ := json.Marshal(map[string]int{"delta": 2, "cadence": 2, "reads": 0, "edits": 0, "failed": 2})
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	rnd := func(seq int) datalog.Round {
@@ -117,6 +118,7 @@ func TestResumedTranscript(t *testing.T) {
 		"› Run the tests and fix what fails",
 		"⊘ run_command rm -rf build  denied",
 		"reason: permission denied: the user denied this call",
+		"· denied run_command   ", // the dialog's note, as live (no reason typed)
 		"✗ run_command go test ./...  exit 1 · 2.3s",
 		"checkpoint  at tool call 2",
 		"why: checkpoint after 2 tool calls (cadence 2)",
