@@ -1,5 +1,7 @@
 package ui
 
+import "strings"
+
 // The input's history: ↑ on the first line and ↓ on the last browse the
 // prompts sent, this launch's after those read from the workspace's
 // history file (prompthistory.go). An entry keeps its pastes, so a
@@ -73,4 +75,32 @@ func (m *Model) historyFailed(err error) {
 	}
 	m.historyWarned = true
 	m.notice(err.Error() + " — the history is kept for this run only")
+}
+
+// clear empties the box into the history, so ↑ brings it back; it is
+// not saved to the file, as it was never sent.
+func (in *input) clear() {
+	e := historyEntry{Text: strings.TrimSpace(in.ta.Value()), Pastes: in.pastes}
+	in.pastes = nil
+	in.clearMentions()
+	in.ta.Reset()
+	in.popup.close()
+	in.sendWhenRead = false
+	in.remember(e)
+	in.unsaved = nil
+}
+
+// clearInput empties the input (ctrl+c with text in it): what peers do
+// (Claude Code, Codex and Kimi clear on ctrl+c) and what a shell does to
+// its line; unlike some, the text can be had back with ↑, and a running
+// task goes on (esc cancels it).
+func (m *Model) clearInput() {
+	m.input.clear()
+	m.status.setHint("cleared the input — ↑ brings it back; ctrl+c twice quits")
+}
+
+// inputShown reports whether the input is on screen and has the keys: no
+// dialog, browser, help or welcome screen covers it.
+func (m *Model) inputShown() bool {
+	return m.session != nil && !m.dialogs.active() && m.browser == nil && !m.help.open
 }

@@ -17,6 +17,7 @@ type KeyMap struct {
 	Complete    key.Binding
 	Cancel      key.Binding
 	Quit        key.Binding
+	ClearInput  key.Binding // ctrl+c while the input holds text, before Quit
 	Help        key.Binding
 	Plan        key.Binding
 	Log         key.Binding
@@ -52,7 +53,8 @@ func DefaultKeyMap() KeyMap {
 		HistoryNext: bind("↓", "next prompt (on the last line)", "down"),
 		Complete:    bind("tab", "complete a /command; @ completes files", "tab"),
 		Cancel:      bind("esc", "cancel the running task or !command", "esc"),
-		Quit:        bind("ctrl+c ×2", "quit", "ctrl+c"),
+		Quit:        bind("ctrl+c ×2", "quit (with an empty input)", "ctrl+c"),
+		ClearInput:  bind("ctrl+c", "clear the input (↑ brings it back)", "ctrl+c"),
 		Help:        bind("?", "key help (empty input)", "?"),
 		Plan:        bind("ctrl+p", "show/hide the plan", "ctrl+p"),
 		Log:         bind("ctrl+l", "datalog browser", "ctrl+l"),
@@ -82,7 +84,7 @@ type keySection struct {
 // sections is every binding, grouped as `?` shows them.
 func (k KeyMap) sections() []keySection {
 	return []keySection{
-		{"Keys", []key.Binding{k.Send, k.HistoryPrev, k.HistoryNext, k.Complete, k.Cancel, k.Quit,
+		{"Keys", []key.Binding{k.Send, k.HistoryPrev, k.HistoryNext, k.Complete, k.Cancel, k.ClearInput, k.Quit,
 			k.PageUp, k.PageDown, k.Home, k.End, k.SelectPrev, k.SelectNext, k.Expand,
 			k.Plan, k.Log, k.Copy, k.Help}},
 		{"Editing", k.Edit.bindings()},

@@ -14,6 +14,11 @@ const wheelLines = 3
 // the help or the welcome screen take it; then the screen's keys; then
 // the input. Every key is compared through a KeyMap binding.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, m.keys.ClearInput) && m.inputShown() && !m.input.empty() {
+		m.quitArmed = false
+		m.clearInput()
+		return nil
+	}
 	if key.Matches(msg, m.keys.Quit) {
 		return m.ctrlC()
 	}

@@ -73,12 +73,13 @@ func TestPasteNewlines(t *testing.T) {
 // TestBracketedPasteThroughTheTerminalReader feeds the bytes a terminal
 // sends for a bracketed paste with CR line ends (tmux paste-buffer -p)
 // through a real Bubble Tea program: the paste arrives as one unit, is
-// not sent by its CRs, and collapses. Two ctrl+c then quit it.
+// not sent by its CRs, and collapses. ctrl+c clears the box (↑ brings
+// the paste back whole) and two more quit.
 func TestBracketedPasteThroughTheTerminalReader(t *testing.T) {
 	for _, c := range newlineConventions {
 		t.Run(c.name, func(t *testing.T) {
 			m := newTestModel(t, 100, 30)
-			in := "\x1b[200~" + pastedLines(12, c.nl) + "\x1b[201~" + "\x03\x03"
+			in := "\x1b[200~" + pastedLines(12, c.nl) + "\x1b[201~" + "\x03\x03\x03"
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			opts := append(programOptions(ctx), tea.WithInput(strings.NewReader(in)),
@@ -88,6 +89,9 @@ func TestBracketedPasteThroughTheTerminalReader(t *testing.T) {
 				t.Fatalf("Run: %v", err)
 			}
 			fm := final.(*Model)
+			if fm.input.value() != "" || !fm.input.browse(-1) {
+				t.Fatalf("ctrl+c should have cleared the box into the history, box %q", fm.input.value())
+			}
 			if got := fm.input.value(); got != "[pasted 12 lines]" {
 				t.Fatalf("box shows %q, want the placeholder", got)
 			}

@@ -46,8 +46,8 @@ func TestWelcomeKeys(t *testing.T) {
 		screen string // what the screen must show after the keys
 		help   bool   // the help is open
 	}{
-		{name: "? opens the help", keys: []string{"?"}, screen: "datalog browser", help: true},
-		{name: "? after a stray key", keys: []string{"h", "i", "?"}, screen: "datalog browser", help: true},
+		{name: "? opens the help", keys: []string{"?"}, screen: "send (queued while keel works)", help: true},
+		{name: "? after a stray key", keys: []string{"h", "i", "?"}, screen: "send (queued while keel works)", help: true},
 		{name: "a key closes the help", keys: []string{"?", "x"}, screen: "Welcome to keel"},
 		{name: "ctrl+l without a datalog says so", keys: []string{"ctrl+l"}, screen: "no past sessions to browse"},
 		{name: "other keys name the screen's keys", keys: []string{"x"}, screen: "keys: d runs the demo"},

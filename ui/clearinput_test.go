@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// TestCtrlCClearsTheInput: with text in the input, ctrl+c empties it
+// (multi-line and pastes too), keeps it for ↑, does not cancel the task
+// and does not arm quitting; with an empty input it is the quit key.
+func TestCtrlCClearsTheInput(t *testing.T) {
+	tests := []struct {
+		name    string
+		typed   []string // keys typed before ctrl+c
+		running bool
+		cleared bool // ctrl+c cleared (else it armed quitting)
+	}{
+		{name: "multi-line text", typed: []string{"o", "n", "e", "alt+enter", "t", "w", "o"}, cleared: true},
+		{name: "while a task runs", typed: []string{"n", "e", "x", "t"}, running: true, cleared: true},
+		{name: "empty input quits", cleared: false},
+		{name: "spaces only quit", typed: []string{" ", " "}, cleared: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "h.jsonl")
+			m := historyModel(t, path)
+			m.running = tt.running
+			for _, k := range tt.typed {
+				send(m, press(k))
+			}
+			before := strings.TrimSpace(m.input.value())
+			send(m, press("ctrl+c"))
+			if tt.cleared != !m.quitArmed {
+				t.Fatalf("quit armed = %v, want %v", m.quitArmed, !tt.cleared)
+			}
+			if !tt.cleared {
+				return
+			}
+			if m.input.value() != "" || !strings.Contains(plain(m), "cleared the input") {
+				t.Fatalf("want an empty box and a hint, box %q:\n%s", m.input.value(), plain(m))
+			}
+			if m.status.cancelling || !m.running == tt.running {
+				t.Fatal("clearing the input must not cancel the task")
+			}
+			if _, err := os.Stat(path); err == nil {
+				t.Fatal("a cleared input was never sent: it is not saved to the history file")
+			}
+			send(m, press("up"))
+			if got := m.input.value(); got != before {
+				t.Fatalf("↑ brings back %q, want %q", got, before)
+			}
+		})
+	}
+}
+
+// TestCtrlCClearsAPaste: a cleared collapsed paste comes back whole.
+func TestCtrlCClearsAPaste(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	long := pastedLines(12, "\n")
+	send(m, tea.PasteMsg{Content: long}, press("ctrl+c"), press("up"))
+	if prompt, _ := m.input.take(); prompt != long {
+		t.Fatalf("the recalled paste sends %q", prompt)
+	}
+}
+
+// TestCtrlCOnTheWelcomeScreenQuits: there is no input to clear there.
+func TestCtrlCOnTheWelcomeScreenQuits(t *testing.T) {
+	m := welcomeModel(t, nil)
+	send(m, press("ctrl+c"))
+	if !m.quitArmed {
+		t.Fatal("ctrl+c on the welcome screen arms quitting")
+	}
+}
