@@ -19,7 +19,7 @@ import (
 // keel sent on the model's behalf (a checkpoint's prompt, a reminder)
 // are not user turns: live they showed as their card, or not at all.
 func (t *transcript) loadLog(d *datalog.SessionDetail) {
-	b := logReplay{t: t}
+	b := logReplay{t: t, root: d.Session.ProjectRoot}
 	for i, rd := range d.Rounds {
 		last := i == len(d.Rounds)-1 || d.Rounds[i+1].Round.TaskSeq != rd.Round.TaskSeq
 		b.round(rd, last)
@@ -34,6 +34,7 @@ func (t *transcript) loadLog(d *datalog.SessionDetail) {
 // it has shown.
 type logReplay struct {
 	t        *transcript
+	root     string // the project's root, which diffs name paths from
 	task     int
 	prompted bool
 }
@@ -58,7 +59,7 @@ func (b *logReplay) round(rd *datalog.RoundDetail, last bool) {
 				b.t.add(&entry{kind: kindUser, text: m.Msg.Content})
 			}
 		case llm.RoleAssistant:
-			b.assistant(m.Msg, rd.ToolCalls, results)
+			b.assistant(m.Msg, rd, results)
 		}
 	}
 	b.cards(rd, last)
@@ -67,7 +68,7 @@ func (b *logReplay) round(rd *datalog.RoundDetail, last bool) {
 	}
 }
 
-func (b *logReplay) assistant(msg llm.Message, rows []datalog.ToolCall, results map[string]string) {
+func (b *logReplay) assistant(msg llm.Message, rd *datalog.RoundDetail, results map[string]string) {
 	t := b.t
 	if strings.TrimSpace(msg.Reasoning) != "" {
 		t.add(&entry{kind: kindReasoning, text: msg.Reasoning})
@@ -78,8 +79,11 @@ func (b *logReplay) assistant(msg llm.Message, rows []datalog.ToolCall, results 
 	for i, c := range msg.ToolCalls {
 		tc := &toolCall{id: c.ID, name: clean(c.Name), args: clean(c.Arguments)}
 		out, answered := results[c.ID]
-		row := callRow(rows, i, c.ID)
+		row := callRow(rd.ToolCalls, i, c.ID)
 		loggedOutcome(tc, row, out, answered)
+		if row != nil && !row.IsError {
+			tc.diff = clean(b.diff(rd.FileChanges, c.ID))
+		}
 		t.add(&entry{kind: kindTool, tool: tc})
 		if row != nil && row.DecidedBy == datalog.DecidedByUser { // the dialog's answer, noted as it was live
 			t.notice(userAnswer(tc.name, row))

@@ -35,7 +35,8 @@ func resumeRounds(sid string) []datalog.RoundRecord {
 	c1, r1 := resumeCall("c1", "run_command", `{"command":"rm -rf build"}`, "permission denied: the user denied this call", true, "deny", 0)
 	c2, r2 := resumeCall("c2", "run_command", `{"command":"go test ./..."}`, resumeGoTest, true, "allow", 2300*time.Millisecond)
 	c3, r3 := resumeCall("c3", "read_file", `{"path":"agent/llm/retry.go"}`, "1\tpackage llm", false, "allow", 3*time.Millisecond)
-	r2.Index, r3.Index = 1, 0
+	c4, r4 := resumeCall("c4", "edit_file", `{"path":"agent/llm/retry.go","old_string":"attempt > p.Max","new_string":"attempt >= p.Max"}`, "updated agent/llm/retry.go (3 lines)", false, "allow", 9*time.Millisecond)
+	r2.Index, r3.Index, r4.Index = 1, 0, 1
 	r1.DecidedBy, r2.DecidedBy = datalog.DecidedByUser, datalog.DecidedByRule // the user denied c1 in the dialog
 	figs, _ := json.Marshal(map[string]int{"delta": 2, "cadence": 2, "reads": 0, "edits": 0, "failed": 2})
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -52,9 +53,12 @@ func resumeRounds(sid string) []datalog.RoundRecord {
 			Transitions:   []datalog.StateTransition{{From: "observing", To: "reflecting", Detail: "checkpoint after 2 tool calls (cadence 2): 0 reads, 0 edits, 2 failed", At: at}}},
 		{Round: rnd(2),
 			Messages: []llm.Message{{Role: llm.RoleUser, Content: resumeCheckpointMsg},
-				{Role: llm.RoleAssistant, Content: resumeReply, ToolCalls: []llm.ToolCall{c3}},
-				{Role: llm.RoleTool, ToolCallID: "c3", Content: r3.Result}},
-			ToolCalls: []datalog.ToolCall{r3}},
+				{Role: llm.RoleAssistant, Content: resumeReply, ToolCalls: []llm.ToolCall{c3, c4}},
+				{Role: llm.RoleTool, ToolCallID: "c3", Content: r3.Result}, {Role: llm.RoleTool, ToolCallID: "c4", Content: r4.Result}},
+			ToolCalls: []datalog.ToolCall{r3, r4},
+			FileChanges: []datalog.FileChange{{TaskSeq: 1, ToolCallID: "c4", Path: "/p/agent/llm/retry.go", Existed: true, Mode: 0o644,
+				Before: []byte("func next(attempt int) {\n\tif attempt > p.Max {\n\t\treturn -1\n}\n"),
+				After:  []byte("func next(attempt int) {\n\tif attempt >= p.Max {\n\t\treturn -1\n}\n")}}},
 	}
 }
 
@@ -124,6 +128,9 @@ func TestResumedTranscript(t *testing.T) {
 		"why: checkpoint after 2 tool calls (cadence 2)",
 		"answer:",
 		"✓ read_file agent/llm/retry.go  3ms",
+		"✓ edit_file agent/llm/retry.go  9ms", // with its diff, rebuilt from the file change
+		"--- a/agent/llm/retry.go",
+		"+    if attempt >= p.Max {",
 		"max_turns — send a prompt to continue",
 	} {
 		if !strings.Contains(screen, want) {

@@ -2,22 +2,64 @@ package datalog
 
 import (
 	"context"
+	"fmt"
 	"math"
 )
+
+// maxTranscriptContent caps the contents LoadTranscript loads for one file
+// change (before and after together): a larger edit is shown without its
+// diff rather than read whole into memory.
+const maxTranscriptContent = 1 << 20
 
 // LoadTranscript loads a session as its transcript showed it: every round
 // in order with its tool calls, interventions and transitions, each round
 // holding only the messages it added. A round that replaced the history
 // (a compaction, or the first round after a resume) stores the history
 // it kept again; those copies are dropped here, so every message appears
-// once, in the round that first added it.
+// once, in the round that first added it. A file change a tool made
+// carries its contents (up to maxTranscriptContent), for its diff.
 func (db *DB) LoadTranscript(ctx context.Context, id string) (*SessionDetail, error) {
 	d, err := db.LoadRounds(ctx, id, 1, math.MaxInt32)
 	if err != nil {
 		return nil, err
 	}
 	dropRestored(d.Rounds)
+	if err := db.fillContents(ctx, id, d.Rounds); err != nil {
+		return nil, err
+	}
 	return d, nil
+}
+
+// fillContents loads the contents of the rounds' file changes that a tool
+// wrote whole (not a command's, not a large file's splices).
+func (db *DB) fillContents(ctx context.Context, id string, rounds []*RoundDetail) error {
+	byID := map[int64]*FileChange{}
+	for _, rd := range rounds {
+		for i := range rd.FileChanges {
+			byID[rd.FileChanges[i].ID] = &rd.FileChanges[i]
+		}
+	}
+	if len(byID) == 0 {
+		return nil
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT id, before, after FROM file_changes
+		WHERE session_id = ? AND by_command = 0 AND splices = ''
+		AND COALESCE(length(before), 0) + COALESCE(length(after), 0) <= ?`, id, maxTranscriptContent)
+	if err != nil {
+		return fmt.Errorf("load file changes of session %s: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var fid int64
+		var before, after []byte
+		if err := rows.Scan(&fid, &before, &after); err != nil {
+			return fmt.Errorf("load file changes of session %s: %w", id, err)
+		}
+		if fc := byID[fid]; fc != nil {
+			fc.Before, fc.After = before, after
+		}
+	}
+	return rows.Err()
 }
 
 // dropRestored removes from each history-replacing round the messages

@@ -14,14 +14,17 @@ import (
 // TestResumedTranscriptInTmux makes a session with a denied call, a failed
 // command and a checkpoint in the real binary, quits, and resumes it with
 // -c: the transcript shows them as they were shown live (issue 18 item 2),
-// and the failed command's preview is its error line (item 6).
+// and the failed command's preview is its error line (item 6). The screen
+// is 120×40: the beginning shows after home, the rest at the end.
 func TestResumedTranscriptInTmux(t *testing.T) {
 	t.Parallel() // waits on processes: overlaps the package's other tests
 	failing := `echo first line; echo "error: the build broke"; exit 3`
 	srv := llmtest.Start(t, llmtest.Rounds(
 		llmtest.ToolRound(llmtest.Call{Name: "run_command", Args: `{"command":"rm -rf build"}`}),
 		llmtest.ToolRound(llmtest.Call{Name: "run_command", Args: `{"command":"echo first line; echo \"error: the build broke\"; exit 3"}`}),
-		llmtest.Round{Text: "Checkpoint: the clean was denied and the build broke.", FinishReason: "stop"},
+		llmtest.Round{Text: "Checkpoint: the clean was denied and the build broke.",
+			ToolCalls: []llmtest.Call{{Name: "write_file", Args: `{"path":"notes.txt","content":"the build broke\n"}`}}},
+		llmtest.Round{Text: "Wrote notes.txt.", FinishReason: "stop"},
 	))
 	home, dir := t.TempDir(), project(t)
 	env := []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "cfg"),
@@ -33,23 +36,35 @@ func TestResumedTranscriptInTmux(t *testing.T) {
 	tm.keys("d")
 	tm.waitFor("reason for the model")
 	tm.keys("not now", "Enter") // the second command runs without asking: it only echoes
-	tm.waitFor("Checkpoint: the clean was denied and the build broke.")
+	tm.waitFor("Allow write_file?")
+	tm.keys("a")
+	tm.waitFor("Wrote notes.txt.")
 	tm.waitTitle(ui.TitleReady)
-	live := tm.screen()
+	liveEnd := tm.screen()
+	tm.keys("Home")
+	liveTop := tm.waitFor("› clean and build")
 	quit(t, tm)
 
 	tm = startTmux(t, env, dir, "-c")
 	tm.waitTitle(ui.TitleReady)
-	resumed := tm.waitFor("› clean and build", "⊘ run_command rm -rf build  denied", "reason: permission denied: not now",
+	resumedEnd := tm.waitFor("✓ write_file notes.txt", "+++ b/notes.txt", "+the build broke",
+		"· allowed write_file", "Wrote notes.txt.")
+	tm.keys("Home")
+	resumedTop := tm.waitFor("› clean and build", "⊘ run_command rm -rf build  denied", "reason: permission denied: not now",
 		"· denied run_command: not now", "✗ run_command "+failing[:20], "exit 3 · ", "error: the build broke",
 		"checkpoint  at tool call 2", "answer:")
 	for _, bad := range []string{"› [Checkpoint", "✓ run_command", "0ms"} {
-		if strings.Contains(resumed, bad) {
-			t.Errorf("the resumed screen shows %q:\n%s", bad, resumed)
+		if strings.Contains(resumedTop+resumedEnd, bad) {
+			t.Errorf("the resumed screen shows %q:\n%s\n%s", bad, resumedTop, resumedEnd)
 		}
 	}
-	if liveCard, resumedCard := cardOf(live), cardOf(resumed); liveCard == "" || liveCard != resumedCard {
-		t.Errorf("the checkpoint card differs from the live one:\nlive:\n%s\nresumed:\n%s", liveCard, resumedCard)
+	for _, c := range []struct{ what, live, resumed string }{
+		{"the checkpoint card", cardOf(liveTop), cardOf(resumedTop)},
+		{"the write and its diff", blockOf(liveEnd, "✓ write_file"), blockOf(resumedEnd, "✓ write_file")},
+	} {
+		if c.live == "" || c.live != c.resumed {
+			t.Errorf("%s differs from the live one:\nlive:\n%s\nresumed:\n%s", c.what, c.live, c.resumed)
+		}
 	}
 	quit(t, tm)
 }
@@ -69,6 +84,23 @@ func cardOf(screen string) string {
 		}
 	}
 	return strings.Join(card, "\n")
+}
+
+// blockOf is the entry on a screen whose first line holds head, up to the
+// blank line after it, without the selection marker.
+func blockOf(screen, head string) string {
+	var block []string
+	for _, l := range strings.Split(screen, "\n") {
+		l = strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(l, "▎"), " "), " ")
+		if len(block) == 0 && !strings.Contains(l, head) {
+			continue
+		}
+		if l == "" {
+			break
+		}
+		block = append(block, l)
+	}
+	return strings.Join(block, "\n")
 }
 
 func quit(t *testing.T, tm *tmux) {
