@@ -60,6 +60,7 @@ func (a *app) runHeadless(cmd *cobra.Command, cfg *config.Config, build sessionB
 	if err != nil {
 		return err
 	}
+	a.printHeadlessExitLine(b)
 	return stopExit(st)
 }
 

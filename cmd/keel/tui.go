@@ -52,7 +52,11 @@ func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
 	opts := a.uiOptions(b, bridge)
 	opts.LateNotices = notices
 	opts.Resumed = resumedTranscript(ctx, b)
-	return ui.Run(ctx, opts)
+	if err := ui.Run(ctx, opts); err != nil {
+		return err
+	}
+	a.printTUIExitLine(b)
+	return nil
 }
 
 // uiOptions describes a built session to the UI, with its hooks.
