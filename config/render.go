@@ -48,7 +48,7 @@ func Render(c *Config) string {
 			if f.key == "api_key" && p.APIKey != "" {
 				v = `"***"`
 			}
-			writeLine(&b, f.key, v, c.sourceNote(providerKey(name, f.key)))
+			writeLine(&b, f.key, v, c.sourceNote(providerKey(name, f.key))+c.listPriceNote(name, f.key))
 		}
 	}
 	renderMCP(&b, c)

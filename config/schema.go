@@ -89,8 +89,8 @@ var providerFields = []providerField{
 	{"model", kindString, "model used with this provider", func(p *Provider) any { return &p.Model }},
 	{"context_window", kindInt, "tokens the model accepts", func(p *Provider) any { return &p.ContextWindow }},
 	{"max_output_tokens", kindInt, "cap on tokens per answer; 0 = the server's default", func(p *Provider) any { return &p.MaxOutputTokens }},
-	{"input_price_per_mtok", kindFloat, "USD per million input tokens, for cost reports", func(p *Provider) any { return &p.InputPricePerMTok }},
-	{"output_price_per_mtok", kindFloat, "USD per million output tokens", func(p *Provider) any { return &p.OutputPricePerMTok }},
+	{"input_price_per_mtok", kindFloat, "USD per million input tokens, for cost reports; unset: keel's list price of known models", func(p *Provider) any { return &p.InputPricePerMTok }},
+	{"output_price_per_mtok", kindFloat, "USD per million output tokens; unset: keel's list price of known models", func(p *Provider) any { return &p.OutputPricePerMTok }},
 	{"fallback", kindStrings, "providers tried, in order, when this one keeps failing", func(p *Provider) any { return &p.Fallback }},
 }
 

@@ -40,6 +40,9 @@ func TestHeadlessJSONCarriesTheNamesOtherToolsRead(t *testing.T) {
 			}
 			srv := llmtest.Start(t, llmtest.Rounds(c.rounds...))
 			args := append([]string{"-p", "look", "--output-format", "json"}, c.args...)
+			if !c.prices {
+				args = append(args, "--model", "keel-test-unpriced") // a model keel has no list price for
+			}
 			out, errOut, code := runKeelHome(t, home, srv, project(t), "", args...)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d; stderr: %s", code, c.code, errOut)

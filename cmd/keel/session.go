@@ -133,7 +133,7 @@ func (a *app) resolveModel(cfg *config.Config, override *modelChoice) (modelChoi
 		return modelChoice{}, err
 	}
 	return modelChoice{provider: &agent.RetryingProvider{Clients: clients}, name: prov.Name, model: clients[0].Model(),
-		window: prov.ContextWindow, maxOut: prov.MaxOutputTokens, prices: prices(prov), secrets: secrets}, nil
+		window: prov.ContextWindow, maxOut: prov.MaxOutputTokens, prices: prices(cfg, prov), secrets: secrets}, nil
 }
 
 // policyOptions are the permission rules: the setup's own (the demo), or
@@ -229,11 +229,12 @@ func configSnapshot(cfg *config.Config) map[string]string {
 	return map[string]string{"toml": config.Render(cfg)}
 }
 
-func prices(p config.Provider) *agent.Prices {
-	if p.InputPricePerMTok == 0 && p.OutputPricePerMTok == 0 {
-		return nil
+func prices(cfg *config.Config, p config.Provider) *agent.Prices {
+	price, ok := cfg.Prices(p)
+	if !ok {
+		return nil // cost unknown
 	}
-	return &agent.Prices{InputPerMTok: p.InputPricePerMTok, OutputPerMTok: p.OutputPricePerMTok}
+	return &agent.Prices{InputPerMTok: price.InputPerMTok, OutputPerMTok: price.OutputPerMTok}
 }
 
 // secretEnvNames are the variables run_command must not inherit: every

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/keel-dev/keel/agent/datalog"
@@ -41,7 +42,12 @@ func TestContinuedSessionAddsToTheTotals(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list) != 1 {
 			t.Fatalf("log --json after run %d: exit %d, %v, %s%s", i+1, code, err, out, errOut)
 		}
-		if got := list[0].Totals; got != st.want {
+		got := list[0].Totals
+		// the cost adds up too: gpt-4.1-mini's list price, $0.000056 a round of 100 in and 10 out
+		if wantCost := float64(st.want.Rounds) * 0.000056; math.Abs(got.Cost-wantCost) > 1e-9 {
+			t.Errorf("cost after run %d = %v, want %v", i+1, got.Cost, wantCost)
+		}
+		if got.Cost = 0; got != st.want {
 			t.Errorf("totals after run %d = %+v, want %+v", i+1, got, st.want)
 		}
 	}
