@@ -40,6 +40,7 @@ type toolCall struct {
 	denyReason     string
 	user           bool   // a !command the user ran, not the model's call
 	note           string // a dim note after the outcome
+	noDuration     bool   // a resumed !command: its duration was not kept
 }
 
 // entry is one item of the transcript. Its rendered lines are cached per

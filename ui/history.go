@@ -18,7 +18,7 @@ func (t *transcript) loadHistory(hist []llm.Message) {
 	for _, msg := range hist {
 		switch msg.Role {
 		case llm.RoleUser:
-			t.add(&entry{kind: kindUser, text: msg.Content})
+			t.addLoggedPrompt(msg.Content)
 		case llm.RoleAssistant:
 			t.historyAssistant(msg, results)
 		}

@@ -56,7 +56,7 @@ func (b *logReplay) round(rd *datalog.RoundDetail, last bool) {
 		case llm.RoleUser:
 			if !b.prompted { // the task's prompt; later ones were keel's
 				b.prompted = true
-				b.t.add(&entry{kind: kindUser, text: m.Msg.Content})
+				b.t.addLoggedPrompt(m.Msg.Content)
 			}
 		case llm.RoleAssistant:
 			b.assistant(m.Msg, rd, results)

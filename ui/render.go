@@ -137,7 +137,7 @@ func (r *renderer) tool(e *entry, width int) []string {
 	if t.exitCode != nil {
 		tail = append(tail, fmt.Sprintf("exit %d", *t.exitCode))
 	}
-	if t.state != toolRunning && t.state != toolDenied {
+	if t.state != toolRunning && t.state != toolDenied && !t.noDuration {
 		tail = append(tail, formatDuration(t.duration))
 	}
 	if t.state == toolDenied {
