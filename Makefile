@@ -11,8 +11,10 @@ LDFLAGS  := -s -w -X main.version=$(VERSION)
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+# bin/keel is built without cgo: a static binary needs no dynamic loader
+# or libc, starts faster and holds 6-8 MB less memory (docs/BENCHMARKS.md).
 build: ## build bin/keel with the version stamped
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/keel
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/keel
 
 run: build ## build and start the TUI
 	./$(BIN) $(ARGS)

@@ -10,11 +10,12 @@ import (
 
 // Sources of a figure in the budgets file.
 const (
-	SourceKeelbench = "keelbench" // a headless run of bin/keel (Rounds, Metric)
-	SourceGoBench   = "gobench"   // a Go benchmark (Bench, Pkg, Metric)
-	SourceBinary    = "binary"    // the size of bin/keel
-	SourceTUIIdle   = "tui-idle"  // the TUI's idle CPU in tmux (Metric: wakeups_per_s for wake-ups)
-	SourceExec      = "exec"      // bin/keel started with Args and run to exit: the median wall time
+	SourceKeelbench  = "keelbench"   // a headless run of bin/keel (Rounds, Metric)
+	SourceGoBench    = "gobench"     // a Go benchmark (Bench, Pkg, Metric)
+	SourceBinary     = "binary"      // the size of bin/keel
+	SourceTUIIdle    = "tui-idle"    // the TUI's idle CPU in tmux (Metric: wakeups_per_s for wake-ups)
+	SourceTUISession = "tui-session" // memory after a 1,000-round session in the TUI (Metric: rss_end_bytes, rss_peak_bytes, rss_start_bytes)
+	SourceExec       = "exec"        // bin/keel started with Args and run to exit: the median wall time
 )
 
 // Budget is one figure of the table: how it is measured and the most it may
@@ -84,9 +85,13 @@ func (f Budget) check() error {
 		if f.Metric != "" && f.Metric != MetricWakeups {
 			return fmt.Errorf("a tui-idle figure's metric is %q or none (CPU)", MetricWakeups)
 		}
+	case SourceTUISession:
+		if _, ok := (SessionResult{}).Metric(f.Metric); !ok {
+			return fmt.Errorf("tui-session has no metric %q", f.Metric)
+		}
 	case SourceBinary:
 	default:
-		return fmt.Errorf("source %q is not keelbench, gobench, binary, tui-idle or exec", f.Source)
+		return fmt.Errorf("source %q is not keelbench, gobench, binary, tui-idle, tui-session or exec", f.Source)
 	}
 	return nil
 }

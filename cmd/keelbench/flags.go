@@ -20,6 +20,7 @@ type options struct {
 	chunkDelay time.Duration
 	json       bool
 	tuiIdle    bool
+	tuiSession bool
 	suite      bool
 	gobench    string
 	budgets    string
@@ -41,6 +42,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.chunkDelay, "chunk-delay", 0, "simulated delay between stream chunks")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON")
 	fs.BoolVar(&o.tuiIdle, "tui-idle", false, "measure the TUI's idle CPU in tmux instead of a headless run")
+	fs.BoolVar(&o.tuiSession, "tui-session", false, "measure keel's memory after a 1,000-round session in the TUI (needs tmux)")
 	fs.BoolVar(&o.suite, "suite", false, "measure every figure in -budgets and print the table")
 	fs.StringVar(&o.gobench, "gobench", "", "with -suite: a file of `go test -bench` output (\"-\" for stdin)")
 	fs.StringVar(&o.budgets, "budgets", "bench/budgets.json", "the budgets file")
@@ -83,6 +85,13 @@ func (o options) dispatch(ctx context.Context, stdout, stderr io.Writer) (int, e
 			return 1, err
 		}
 		return 0, o.print(stdout, map[string]float64{"median_ms": ms})
+	case o.tuiSession:
+		r, err := TUISession(ctx, o.keel, stderr)
+		if err != nil {
+			return 1, err
+		}
+		return 0, o.print(stdout, map[string]float64{"rounds": float64(r.Rounds), "rss_start_mb": r.RSSStartBytes / (1 << 20), "rss_end_mb": r.RSSEndBytes / (1 << 20),
+			"rss_peak_mb": r.RSSPeakBytes / (1 << 20), "wall_ms": r.WallMs})
 	case o.tuiIdle:
 		idle, err := TUIIdle(ctx, o.keel, stderr)
 		if err != nil {

@@ -9,6 +9,7 @@ type Measurements struct {
 	Bench       []BenchLine
 	BinaryBytes float64
 	TUIIdle     IdleResult
+	TUISession  SessionResult
 	Exec        map[string]float64 // exec figures by execKey(args): median ms
 	Skipped     map[string]string  // source → why it was not measured
 }
@@ -64,6 +65,9 @@ func (m Measurements) canonical(f Budget) (float64, string) {
 			return m.TUIIdle.WakeupsPerSec, ""
 		}
 		return m.TUIIdle.CPUPct, ""
+	case SourceTUISession:
+		v, _ := m.TUISession.Metric(f.Metric)
+		return v, ""
 	case SourceExec:
 		v, ok := m.Exec[execKey(f.Args)]
 		if !ok {

@@ -47,6 +47,9 @@ func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, e
 	if b.Needs(SourceTUIIdle) {
 		o.measureTUIIdle(ctx, &m, stderr)
 	}
+	if b.Needs(SourceTUISession) {
+		o.measureTUISession(ctx, &m, stderr)
+	}
 	return o.printSuite(stdout, Evaluate(b, m))
 }
 
@@ -87,6 +90,22 @@ func (o options) measureTUIIdle(ctx context.Context, m *Measurements, stderr io.
 		m.Skipped[SourceTUIIdle] = "the TUI run failed (see above)"
 	default:
 		m.TUIIdle = idle
+	}
+}
+
+// measureTUISession fills the TUI session figures, or records why they
+// were skipped, like measureTUIIdle.
+func (o options) measureTUISession(ctx context.Context, m *Measurements, stderr io.Writer) {
+	fmt.Fprintf(stderr, "keelbench: TUI session (%d tasks × %d rounds)\n", sessionTasks, sessionRoundsPerTask)
+	r, err := TUISession(ctx, o.keel, stderr)
+	switch {
+	case errors.Is(err, ErrNoTmux):
+		m.Skipped[SourceTUISession] = "tmux is not installed"
+	case err != nil:
+		fmt.Fprintf(stderr, "keelbench: TUI session: %v\n", err)
+		m.Skipped[SourceTUISession] = "the TUI session failed (see above)"
+	default:
+		m.TUISession = r
 	}
 }
 
