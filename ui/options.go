@@ -52,6 +52,8 @@ type Options struct {
 	Shell *Shell
 	// Commands are the directories of custom /commands.
 	Commands CommandDirs
+	// Status is what /status shows besides the model and session.
+	Status StatusInfo
 	// HistoryFile keeps the prompts sent in this workspace across
 	// launches (HistoryFile(nil, root)); "" keeps them for this run only.
 	HistoryFile string

@@ -26,6 +26,8 @@ var slashCommands = []slashCommand{
 	{"/clear", "", "clear the screen (the conversation is kept)", (*Model).cmdClear},
 	{"/resume", "[ID]", "resume a logged session", (*Model).cmdResume},
 	{"/mcp", "", "MCP servers: state, tools, last stderr lines", (*Model).cmdMCP},
+	{"/cost", "", "tokens and cost of the task and the session", (*Model).cmdCost},
+	{"/status", "", "model, endpoint, workspace, session, datalog, sandbox", (*Model).cmdStatus},
 	{"/quit", "", "quit keel", (*Model).cmdQuit},
 }
 

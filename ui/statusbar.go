@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/llm"
 )
 
 // statusBar shows the agent's state, provider and model, context use,
@@ -23,7 +24,9 @@ type statusBar struct {
 	ctxTokens  int
 	tokensIn   int
 	tokensOut  int
-	cost       *float64
+	cost       *float64 // the session's (this run's); nil when no price is known
+	task       llm.Usage
+	taskBase   float64 // the session's cost when the current task began
 	toolCalls  int
 	nextCheck  int
 	cadence    int
@@ -92,6 +95,13 @@ func (s *statusBar) tick(at time.Time) {
 }
 
 func (s *statusBar) usage(u agent.UsageUpdated) {
+	if u.Task == u.Round { // a task's first round: its cost starts here
+		s.taskBase = 0
+		if s.cost != nil {
+			s.taskBase = *s.cost
+		}
+	}
+	s.task = u.Task
 	s.ctxTokens = u.ContextTokens
 	if u.ContextWindow > 0 {
 		s.window = u.ContextWindow
@@ -147,11 +157,11 @@ func (s *statusBar) view(st Styles, r *renderer, width int) string {
 	}
 	tok := fmt.Sprintf("%s in · %s out", humanTokens(s.tokensIn), humanTokens(s.tokensOut))
 	if s.cost != nil {
-		tok += fmt.Sprintf(" · $%.2f", *s.cost)
+		tok += " · " + costText(s.cost)
 	}
-	parts = append(parts, tok, fmt.Sprintf("%d calls", s.toolCalls))
+	parts = append(parts, tok, plural(s.toolCalls, "call"))
 	if s.nextCheck > 0 {
-		parts = append(parts, fmt.Sprintf("checkpoint in %d calls", s.nextCheck))
+		parts = append(parts, "checkpoint in "+plural(s.nextCheck, "call"))
 	}
 	for len(parts) > 0 {
 		right := st.Status.Render(strings.Join(parts, " │ "))
@@ -186,4 +196,14 @@ func humanTokens(n int) string {
 		return fmt.Sprintf("%.1fk", float64(n)/1000)
 	}
 	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+// taskCost is the current (or last) task's cost: what the session's grew
+// by since the task began; nil when no price is known.
+func (s *statusBar) taskCost() *float64 {
+	if s.cost == nil {
+		return nil
+	}
+	c := *s.cost - s.taskBase
+	return &c
 }

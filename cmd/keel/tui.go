@@ -14,6 +14,7 @@ import (
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/tools/sandbox"
 	"github.com/keel-dev/keel/ui"
 )
 
@@ -69,6 +70,7 @@ func (a *app) uiOptions(b *builtSession, bridge *ui.Bridge) ui.Options {
 		Notices:   append(slices.Clone(a.warnings), b.notices...),
 		Workspace: b.ws, Shell: shellFor(b), Commands: commandDirs(b.root), HistoryFile: ui.HistoryFile(nil, b.root),
 	}
+	opts.Status = statusInfo(b, prov)
 	opts.Compact = func() tea.Cmd {
 		s := b.session
 		return func() tea.Msg {
@@ -150,4 +152,20 @@ func welcomeDatalog(cfg *config.Config) *datalog.DB {
 		return nil
 	}
 	return db
+}
+
+// statusInfo is what the TUI's /status shows besides the model and the
+// session: the endpoint, workspace, datalog, sandbox and MCP servers.
+func statusInfo(b *builtSession, prov config.Provider) ui.StatusInfo {
+	info := ui.StatusInfo{BaseURL: prov.BaseURL, Workspace: b.root, MCPServers: len(b.cfg.MCPServers()),
+		Sandbox: "on (Landlock: commands write only to the workspace, temp dirs and caches)"}
+	if b.db != nil {
+		info.DatalogPath = b.cfg.DatalogPath()
+	}
+	if b.cfg.Sandbox == config.SandboxOff {
+		info.Sandbox = `off (sandbox = "off")`
+	} else if err := sandbox.Check(); err != nil {
+		info.Sandbox = "off: " + err.Error()
+	}
+	return info
 }

@@ -1,0 +1,66 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// costText is how ui shows an amount of dollars, everywhere: nil (no
+// price is configured for the model) says so instead of a misleading
+// $0; under a tenth of a cent is "<$0.001"; under a dollar keeps two
+// significant digits ($0.012, $0.12, $0.005); from a dollar, cents.
+func costText(usd *float64) string {
+	if usd == nil {
+		return "price unknown"
+	}
+	v := *usd
+	switch {
+	case v <= 0:
+		return "$0"
+	case v < 0.001:
+		return "<$0.001"
+	case v < 1:
+		digits := 1 - int(math.Floor(math.Log10(v))) // two significant digits
+		s := strconv.FormatFloat(v, 'f', digits, 64)
+		if digits > 2 { // past the cents: $0.005 and $0.03, not $0.0050 and $0.030
+			s = strings.TrimRight(s, "0")
+		}
+		return "$" + s
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
+// loggedCost reads a cost from the datalog, which stores 0 when no price
+// was configured: a round that used tokens and cost nothing had no price.
+func loggedCost(usd float64, tokens int) *float64 {
+	if usd == 0 && tokens > 0 {
+		return nil
+	}
+	return &usd
+}
+
+// plural is n and a noun, with an s unless n is 1: "1 call", "2 calls".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// thousands writes n with thin separators for reading: 12,345.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
+}

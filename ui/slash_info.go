@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+// StatusInfo is what /status reports that only cmd/keel knows. Nothing in
+// it is a secret: the base URL is shown by its host only.
+type StatusInfo struct {
+	BaseURL     string // the provider's endpoint
+	Workspace   string // the workspace's root
+	DatalogPath string // "" when the datalog is off
+	Sandbox     string // "on", or "off" and why
+	MCPServers  int    // configured MCP servers
+}
+
+// cmdCost reports the tokens and cost of the current (or last) task and
+// of the session, from the figures the status bar keeps.
+func (m *Model) cmdCost(string) tea.Cmd {
+	s := &m.status
+	if s.tokensIn == 0 && s.tokensOut == 0 {
+		m.notice("cost: no tokens used yet in this session")
+		return nil
+	}
+	line := func(label string, u llm.Usage, cost *float64) string {
+		return fmt.Sprintf("%-8s %s in · %s out · %s", label, thousands(u.PromptTokens), thousands(u.CompletionTokens), costText(cost))
+	}
+	lines := []string{"cost",
+		line("task", s.task, s.taskCost()),
+		line("session", llm.Usage{PromptTokens: s.tokensIn, CompletionTokens: s.tokensOut}, s.cost)}
+	if s.cost == nil {
+		lines = append(lines, "no price is configured for this model: set input_price_per_mtok and output_price_per_mtok in its [providers.NAME]")
+	}
+	m.notice(strings.Join(lines, "\n"))
+	return nil
+}
+
+// cmdStatus reports what this session runs with.
+func (m *Model) cmdStatus(string) tea.Cmd {
+	info := m.opts.Status
+	id := "none (the datalog is off)"
+	if m.session != nil && m.session.ID() != "" {
+		id = m.session.ID()
+	}
+	rows := [][2]string{
+		{"model", m.status.modelLabel()},
+		{"endpoint", orUnknown(urlHost(info.BaseURL))},
+		{"workspace", orUnknown(info.Workspace)},
+		{"session", id},
+		{"datalog", orText(info.DatalogPath, "off")},
+		{"sandbox", orUnknown(info.Sandbox)},
+		{"mcp", plural(info.MCPServers, "server") + " configured (/mcp for their state)"},
+	}
+	lines := []string{"status"}
+	for _, r := range rows {
+		lines = append(lines, fmt.Sprintf("%-10s %s", r[0], r[1]))
+	}
+	m.notice(strings.Join(lines, "\n"))
+	return nil
+}
+
+// urlHost is a URL's host (and port): no path, user or query, which may
+// hold a key.
+func urlHost(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Host
+}
+
+func orUnknown(s string) string { return orText(s, "unknown") }
+
+func orText(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}
