@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,15 +18,25 @@ func flagError(cmd *cobra.Command, err error) error {
 	var missing *pflag.ValueRequiredError
 	var unknown *pflag.NotExistError
 	switch {
+	case errors.As(err, &invalid) && errors.Is(err, strconv.ErrRange):
+		return usageError(fmt.Errorf("%s is out of range: %s", flagName(invalid.GetFlag()), invalid.GetValue()))
 	case errors.As(err, &invalid):
 		f := invalid.GetFlag()
-		return usageError(fmt.Errorf("--%s wants %s, got %q", f.Name, flagWants(f.Value.Type()), invalid.GetValue()))
+		return usageError(fmt.Errorf("%s wants %s, got %q", flagName(f), flagWants(f.Value.Type()), invalid.GetValue()))
 	case errors.As(err, &missing):
-		return usageError(fmt.Errorf("--%s needs a value (keel%s --help describes it)", missing.GetFlag().Name, subPath(cmd)))
+		return usageError(fmt.Errorf("%s needs a value (keel%s --help describes it)", flagName(missing.GetFlag()), subPath(cmd)))
 	case errors.As(err, &unknown):
 		return usageError(fmt.Errorf("%s; keel%s --help lists the flags", err, subPath(cmd)))
 	}
 	return usageError(err)
+}
+
+// flagName is how the user may have typed the flag: "-p/--prompt".
+func flagName(f *pflag.Flag) string {
+	if f.Shorthand != "" {
+		return "-" + f.Shorthand + "/--" + f.Name
+	}
+	return "--" + f.Name
 }
 
 // flagWants names what a flag of a pflag type takes.

@@ -31,6 +31,8 @@ func TestUsageErrorsExit2WithASentence(t *testing.T) {
 		{[]string{"--reflection-cadence", "-1"}, "0 or more"},
 		{[]string{"--yolo=maybe"}, `--yolo wants true or false, got "maybe"`},
 		{[]string{"--resume"}, "--resume needs a value"},
+		{[]string{"-p"}, "-p/--prompt needs a value"},
+		{[]string{"--max-turns", "99999999999999999999"}, "--max-turns is out of range: 99999999999999999999"},
 		{[]string{"--nope"}, "unknown flag: --nope; keel --help lists the flags"},
 		{[]string{"log", "stats", "--bogus"}, "keel log stats --help lists the flags"},
 		{[]string{"--output-format", "xml", "-p", "hi"}, "--output-format must be text, json or stream-json"},
