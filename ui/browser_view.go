@@ -28,7 +28,7 @@ func (b *browser) view(r *renderer, width, height int) string {
 		body = b.sessionLines(r, width, height-3)
 	case levelRounds:
 		s := b.detail.Session
-		title = clean(fmt.Sprintf("Session %s · %s/%s · %d rounds", datalog.ShortID(s.ID), s.Provider, s.Model, len(b.detail.Rounds)))
+		title = clean(fmt.Sprintf("Session %s · %s/%s · %s", datalog.ShortID(s.ID), s.Provider, s.Model, plural(len(b.detail.Rounds), "round")))
 		help = "↑/↓ move · enter open round · r resume · esc back"
 		body = b.roundLines(r, width, height-3)
 	case levelRound:
@@ -69,8 +69,9 @@ func (b *browser) sessionLines(r *renderer, width, height int) []string {
 	var out []string
 	for i := b.listTop; i < len(fs) && len(out) < height; i++ {
 		s := fs[i]
-		row := fmt.Sprintf("%s  %s  %-20s %4d rounds  %s  %s", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
-			ansi.Truncate(oneLine(s.Provider+"/"+s.Model), 20, "…"), s.Totals.Rounds, oneLine(s.FirstPrompt), r.st.Dim.Render("· "+oneLine(s.StopReason)))
+		row := fmt.Sprintf("%s  %s  %-20s %4d %-6s  %s  %s", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
+			ansi.Truncate(oneLine(s.Provider+"/"+s.Model), 20, "…"), s.Totals.Rounds, nounFor(s.Totals.Rounds, "round"),
+			oneLine(s.FirstPrompt), r.st.Dim.Render("· "+oneLine(s.StopReason)))
 		out = append(out, r.cursorLine(i == b.cursor, row, width))
 	}
 	return out
@@ -155,9 +156,9 @@ func roundFull(r *renderer, rd *datalog.RoundDetail, width int) []string {
 	var out []string
 	add := func(style styleRenderer, s string) { out = append(out, wrapStyled(style, clean(s), width)...) }
 	head := func(style styleRenderer, s string) { out = append(out, "", style.Render(oneLine(s))) }
-	add(r.st.Dim, fmt.Sprintf("task %d · started %s · %s (first token %s) · in %d out %d cached %d · $%.4f · finish %s · retries %d",
+	add(r.st.Dim, fmt.Sprintf("task %d · started %s · %s (first token %s) · in %d out %d cached %d · %s · finish %s · retries %d",
 		rr.TaskSeq, rr.Started.Local().Format(time.DateTime), formatDuration(rr.Duration), formatDuration(rr.FirstToken),
-		rr.TokensIn, rr.TokensOut, rr.TokensCached, rr.Cost, rr.FinishReason, rr.Retries))
+		rr.TokensIn, rr.TokensOut, rr.TokensCached, costText(loggedCost(rr.Cost, rr.TokensIn+rr.TokensOut)), rr.FinishReason, rr.Retries))
 	for _, t := range rd.Transitions {
 		add(r.st.Dim, fmt.Sprintf("state %s → %s %s", t.From, t.To, t.Detail))
 	}

@@ -42,11 +42,14 @@ func loggedCost(usd float64, tokens int) *float64 {
 }
 
 // plural is n and a noun, with an s unless n is 1: "1 call", "2 calls".
-func plural(n int, noun string) string {
+func plural(n int, noun string) string { return strconv.Itoa(n) + " " + nounFor(n, noun) }
+
+// nounFor is the noun for n of it: "call" for 1, "calls" otherwise.
+func nounFor(n int, noun string) string {
 	if n == 1 {
-		return "1 " + noun
+		return noun
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return noun + "s"
 }
 
 // thousands writes n with thin separators for reading: 12,345.

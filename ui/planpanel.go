@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/discipline"
 )
 
 // planPanelWidth is the panel's width on a screen width columns wide: a
@@ -189,15 +190,12 @@ func (p *planPanel) footer() []string {
 		out = append(out, "stalled: "+st+"; split it into smaller steps")
 	}
 	if len(p.tools) > 0 {
-		names := make([]string, 0, len(p.tools))
-		for n := range p.tools {
-			names = append(names, n)
+		rates := make([]string, 0, len(p.tools))
+		for n, c := range p.tools {
+			// discipline names a tool as the checkpoint does (grep is "search")
+			rates = append(rates, discipline.ToolRate{Tool: n, OK: c[0], Total: c[1]}.String())
 		}
-		sort.Strings(names)
-		rates := make([]string, len(names))
-		for i, n := range names {
-			rates[i] = fmt.Sprintf("%s %d/%d", n, p.tools[n][0], p.tools[n][1])
-		}
+		sort.Strings(rates)
 		out = append(out, "tools: "+strings.Join(rates, ", "))
 	}
 	if p.ctxWindow > 0 {
