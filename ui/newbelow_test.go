@@ -78,3 +78,25 @@ func TestNewBelowNotWhenFollowing(t *testing.T) {
 		t.Fatalf("an indicator while following:\n%s", s)
 	}
 }
+
+// TestNewOutputBelow: an answer that started before the user scrolled up
+// and keeps streaming below the screen is announced as new output.
+func TestNewOutputBelow(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	for i := range 30 {
+		send(m, NoticeMsg{Text: fmt.Sprintf("earlier note %d", i)})
+	}
+	send(m, events(agent.TextDelta{Text: "The answer starts"}), frameMsg{})
+	send(m, press("pgup"))
+	if s := plain(m); strings.Contains(s, "below ·") {
+		t.Fatalf("an indicator before anything changed:\n%s", s)
+	}
+	send(m, events(agent.TextDelta{Text: " and goes on"}), frameMsg{})
+	if s := plain(m); !strings.Contains(s, "↓ new output below") {
+		t.Fatalf("the streaming answer below is not announced:\n%s", s)
+	}
+	send(m, press("end"))
+	if s := plain(m); strings.Contains(s, "below ·") || !strings.Contains(s, "The answer starts and goes on") {
+		t.Fatalf("end shows the answer and drops the indicator:\n%s", s)
+	}
+}

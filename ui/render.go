@@ -286,16 +286,6 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(clean(s)), " ")
 }
 
-// newBelow is the line that says n entries arrived below the screen.
-func (r *renderer) newBelow(n, width int) string {
-	what := "message"
-	if n != 1 {
-		what += "s"
-	}
-	text := fmt.Sprintf("↓ %d new %s below · end or pgdn to see", n, what)
-	return strings.Repeat(" ", gutter) + r.st.Accent.Bold(true).Render(ansi.Truncate(text, width-gutter, "…"))
-}
-
 // formatDuration shows a duration short and stable: 12ms, 1.4s, 2m05s.
 func formatDuration(d time.Duration) string {
 	switch {

@@ -1,5 +1,12 @@
 package ui
 
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
 // Scrolling moves the anchor (an entry and a line in it) and renders only
 // the entries it passes over.
 
@@ -110,9 +117,23 @@ func (t *transcript) toggleSelected() bool {
 // the view is back at the bottom, is counted as new below it.
 func (t *transcript) unfollow() {
 	if t.follow {
-		t.scrolledAt = len(t.entries)
+		t.scrolledAt, t.grewBelow = len(t.entries), false
 	}
 	t.follow = false
+}
+
+// noteBelow notes that e, changed while the view does not follow, is
+// below the screen: its new content is announced too.
+func (t *transcript) noteBelow(e *entry) {
+	if t.follow {
+		return
+	}
+	for i := len(t.entries) - 1; i > t.shownLast && i >= 0; i-- {
+		if t.entries[i] == e {
+			t.grewBelow = true
+			return
+		}
+	}
 }
 
 // newBelow is how many entries arrived since the view stopped following
@@ -122,4 +143,17 @@ func (t *transcript) newBelow() int {
 		return 0
 	}
 	return max(len(t.entries)-max(t.scrolledAt, t.shownLast+1), 0)
+}
+
+// newBelow is the line that says n entries arrived below the screen.
+func (r *renderer) newBelow(n, width int) string {
+	what := "message"
+	if n != 1 {
+		what += "s"
+	}
+	text := fmt.Sprintf("↓ %d new %s below · end or pgdn to see", n, what)
+	if n == 0 { // only entries already there grew
+		text = "↓ new output below · end or pgdn to see"
+	}
+	return strings.Repeat(" ", gutter) + r.st.Accent.Bold(true).Render(ansi.Truncate(text, width-gutter, "…"))
 }

@@ -22,8 +22,9 @@ type transcript struct {
 	selected   int  // index of the selected entry, -1 for none
 	selectAuto bool // the selection follows the newest expandable entry
 
-	shownFirst, shownLast int // entries on screen at the last view
-	scrolledAt            int // len(entries) when the view stopped following: later ones are new
+	shownFirst, shownLast int  // entries on screen at the last view
+	scrolledAt            int  // len(entries) when the view stopped following: later ones are new
+	grewBelow             bool // an entry below the screen changed since (an answer streamed, a call ended)
 
 	live liveRound // the round that is streaming (transcript_live.go)
 }
@@ -46,6 +47,7 @@ func (t *transcript) add(e *entry) *entry {
 // become expandable).
 func (t *transcript) changed(e *entry) {
 	e.touch()
+	t.noteBelow(e)
 	if t.selectAuto && e.expandable() {
 		for i := len(t.entries) - 1; i >= 0 && i > t.selected; i-- {
 			if t.entries[i] == e {
@@ -121,7 +123,7 @@ func (t *transcript) view(width, height int) []string {
 	for len(out) < height {
 		out = append(out, "")
 	}
-	if n := t.newBelow(); n > 0 { // over the last line: what arrived below is not missed
+	if n := t.newBelow(); n > 0 || (!t.follow && t.grewBelow) { // over the last line: what arrived below is not missed
 		out[height-1] = fitLine(t.r.newBelow(n, width), width)
 	}
 	return out
