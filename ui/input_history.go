@@ -104,3 +104,12 @@ func (m *Model) clearInput() {
 func (m *Model) inputShown() bool {
 	return m.session != nil && !m.dialogs.active() && m.browser == nil && !m.help.open
 }
+
+// historyFile is where prompts are kept across launches: none for the
+// demo, whose workspace is a new temporary copy each time.
+func (m *Model) historyFile() string {
+	if m.opts.Demo {
+		return ""
+	}
+	return m.opts.HistoryFile
+}

@@ -151,7 +151,7 @@ func (m *Model) cancel() {
 func (m *Model) send() tea.Cmd {
 	cmd := m.sendInput()
 	if e := m.input.takeUnsaved(); e != nil {
-		return tea.Batch(cmd, appendHistoryCmd(m.opts.HistoryFile, *e))
+		return tea.Batch(cmd, appendHistoryCmd(m.historyFile(), *e))
 	}
 	return cmd
 }

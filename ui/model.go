@@ -80,7 +80,7 @@ func New(opts Options) *Model {
 // Init starts draining the session's events and the bridge's questions.
 func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.drain(), tea.RequestBackgroundColor, loadCommandsCmd(m.opts.Commands), waitNotice(m.opts.LateNotices),
-		loadHistoryCmd(m.opts.HistoryFile))
+		loadHistoryCmd(m.historyFile()))
 }
 
 // ResumeRequested is the session the user asked to resume ("" if none).

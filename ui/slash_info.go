@@ -49,7 +49,7 @@ func (m *Model) cmdStatus(string) tea.Cmd {
 	}
 	rows := [][2]string{
 		{"model", m.status.modelLabel()},
-		{"endpoint", orUnknown(urlHost(info.BaseURL))},
+		{"endpoint", m.endpoint()},
 		{"workspace", orUnknown(info.Workspace)},
 		{"session", id},
 		{"datalog", orText(info.DatalogPath, "off")},
@@ -62,6 +62,14 @@ func (m *Model) cmdStatus(string) tea.Cmd {
 	}
 	m.notice(strings.Join(lines, "\n"))
 	return nil
+}
+
+// endpoint is the provider's host, or what stands in for one.
+func (m *Model) endpoint() string {
+	if m.opts.Demo {
+		return "none: the demo's model is a script inside keel"
+	}
+	return orUnknown(urlHost(m.opts.Status.BaseURL))
 }
 
 // urlHost is a URL's host (and port): no path, user or query, which may

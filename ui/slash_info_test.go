@@ -96,3 +96,19 @@ func TestCostAndStatusAreListed(t *testing.T) {
 		t.Fatalf("/co lists /compact and /cost:\n%s", s)
 	}
 }
+
+// TestDemoStatusAndHistory: the demo names no endpoint and keeps no
+// history file (its workspace is a new temporary copy each run).
+func TestDemoStatusAndHistory(t *testing.T) {
+	m := newTestModel(t, 120, 30)
+	m.opts.Demo = true
+	m.opts.HistoryFile = t.TempDir() + "/h.jsonl"
+	m.opts.Status = StatusInfo{BaseURL: "https://api.openai.com/v1"}
+	typeText(m, "/status")
+	if _, cmd := m.Update(press("enter")); cmd != nil {
+		t.Fatal("the demo saves no history")
+	}
+	if s := plain(m); strings.Contains(s, "api.openai.com") || !strings.Contains(s, "the demo's model is a script") {
+		t.Fatalf("/status in the demo:\n%s", s)
+	}
+}
