@@ -12,6 +12,10 @@ import (
 	"github.com/keel-dev/keel/tools"
 )
 
+// compactedMark opens the message a compaction puts in place of the
+// history it summarised (agent's compactedPreamble).
+const compactedMark = "[keel compacted the earlier conversation"
+
 // loadLog fills the transcript from the datalog's record of a resumed
 // session, as it looked live: each call with its recorded outcome
 // (denied, failed with its duration, or done), the cards discipline
@@ -54,6 +58,9 @@ func (b *logReplay) round(rd *datalog.RoundDetail, last bool) {
 	for _, m := range rd.Messages {
 		switch m.Msg.Role {
 		case llm.RoleUser:
+			if strings.HasPrefix(m.Msg.Content, compactedMark) {
+				continue // a compaction's summary, which stands for what the transcript already shows
+			}
 			if !b.prompted { // the task's prompt; later ones were keel's
 				b.prompted = true
 				b.t.addLoggedPrompt(m.Msg.Content)
