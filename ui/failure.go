@@ -3,6 +3,8 @@ package ui
 import (
 	"regexp"
 	"strings"
+
+	"github.com/keel-dev/keel/tools"
 )
 
 // maxFailureLines is how many lines a failed call shows before it is
@@ -28,6 +30,17 @@ var traceFile = regexp.MustCompile(`^\s*File ".*", line \d+`)
 
 // exitLine is the line run_command ends its output with.
 var exitLine = regexp.MustCompile(`^\[(exit code -?\d+, [0-9.]+s|timed out .*|cancelled .*)\]$`)
+
+// failurePreview is what a collapsed failed call shows: a command's lines
+// that explain the failure (its first line is often unrelated output);
+// another tool's first line, which says what went wrong.
+func (t *toolCall) failurePreview() []string {
+	if t.name == tools.NameRunCommand {
+		return failureLines(t.output)
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(t.output), "\n")
+	return []string{first}
+}
 
 // failureLines are the lines of a failed call's output that explain the
 // failure, at most maxFailureLines: those failurePatterns match, and a

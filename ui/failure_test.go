@@ -82,3 +82,13 @@ func TestFailedPreviewOnScreen(t *testing.T) {
 		t.Errorf("screen shows the first output line:\n%s", screen)
 	}
 }
+
+// TestFailurePreviewOtherTools: a failed edit keeps its first line, the
+// one that says what went wrong, not its last candidate lines.
+func TestFailurePreviewOtherTools(t *testing.T) {
+	out := "edit of a.go not applied: old_string was not found\nclosest candidates:\n  12: func a() {\n  40: func b() {"
+	tc := &toolCall{name: "edit_file", output: out, state: toolFailed}
+	if got, want := tc.failurePreview(), []string{"edit of a.go not applied: old_string was not found"}; !slices.Equal(got, want) {
+		t.Errorf("preview = %q, want %q", got, want)
+	}
+}

@@ -184,7 +184,7 @@ func (r *renderer) toolBody(e *entry, width int) []string {
 	if !e.expanded && t.user && t.output != "" {
 		out = append(out, r.outputTail(t.output, width-2)...)
 	} else if !e.expanded && t.state == toolFailed && t.output != "" {
-		for _, l := range failureLines(t.output) { // why it failed, not its first line
+		for _, l := range t.failurePreview() {
 			l = strings.ReplaceAll(strings.TrimRight(l, " \t"), "\t", "    ")
 			out = append(out, r.st.Fail.UnsetBold().Render(ansi.Truncate(l, width-2, "…")))
 		}
