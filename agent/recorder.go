@@ -13,7 +13,7 @@ import (
 )
 
 // Recorder writes a session to the datalog: one committed record per
-// round, written before the next request leaves. A nil *Recorder records
+// round, committed while the next request is built and before it leaves. A nil *Recorder records
 // nothing. Write failures are reported once as a Notice and retried by
 // the datalog with the next write; the task carries on.
 type Recorder struct {
@@ -34,6 +34,7 @@ type Recorder struct {
 	failing     bool           // a write failure was reported and none has succeeded since
 	started     *startedTask   // a task not yet written
 	noted       int            // the task last noted as the project's last (NoteLastTask)
+	inflight    func() error   // the round the writer is committing (QueueRound); nil when none
 }
 
 // NewRecorder records into db under sessionID (from db.StartSession).
@@ -161,6 +162,7 @@ func (r *Recorder) beforeTools(root string, task int) {
 	if !r.usable() {
 		return
 	}
+	r.settle()
 	r.flushStarted()
 	r.mu.Lock()
 	note := r.noted != task
@@ -177,6 +179,7 @@ func (r *Recorder) intent(round int, call llm.ToolCall, started time.Time) {
 	if !r.usable() {
 		return
 	}
+	r.settle()
 	r.report(r.db.WriteIntent(context.Background(), datalog.Intent{SessionID: r.sessionID, Round: round,
 		CallID: call.ID, Name: call.Name, Arguments: call.Arguments, Started: started}))
 }
@@ -217,7 +220,28 @@ func (r *Recorder) round(t *task, resp llm.Response, outs []outcome, fired []Int
 	rec.Request, rec.Response = resp.RequestBody, resp.ResponseBody
 	rec.ToolCalls, rec.FileChanges = toolRows(outs, t.seq)
 	rec.Interventions = interventionRows(fired)
-	r.report(r.db.WriteRound(context.Background(), rec))
+	r.settle()
+	wait := r.db.QueueRound(context.Background(), rec)
+	r.mu.Lock()
+	r.inflight = wait
+	r.mu.Unlock()
+}
+
+// settle waits until the round the writer is committing is committed and
+// reports how it went. The next request waits here after it is built
+// (llm.Request.BeforeSend), so a round is stored before the next one
+// starts, and building the request costs the gap nothing.
+func (r *Recorder) settle() {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	wait := r.inflight
+	r.inflight = nil
+	r.mu.Unlock()
+	if wait != nil {
+		r.report(wait())
+	}
 }
 
 // reply attaches the model's answer to a stored intervention.
@@ -229,6 +253,7 @@ func (r *Recorder) reply(seq int, text string) {
 	at, ok := r.interAt[seq]
 	r.mu.Unlock()
 	if ok {
+		r.settle()
 		r.report(r.db.UpdateInterventionReply(context.Background(), r.sessionID, at[0], at[1], text))
 	}
 }
@@ -237,6 +262,7 @@ func (r *Recorder) taskEnded(s *Session, st stop, _ TaskSummary) {
 	if !r.usable() {
 		return
 	}
+	r.settle()
 	r.flushStarted()
 	s.mu.Lock()
 	u, cost, rounds, calls := s.usage, s.cost, s.roundSeq, s.toolTotal

@@ -3,9 +3,11 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/keel-dev/keel/agent/datalog"
@@ -121,5 +123,51 @@ func TestHaltStopsTheRound(t *testing.T) {
 	halt := s.opts.Discipline.RepeatHalt
 	if st.Reason != StopLoopDetected || int(tool.calls.Load()) != halt {
 		t.Fatalf("stopped %s after %d of 50 calls; want loop_detected after %d", st.Reason, tool.calls.Load(), halt)
+	}
+}
+
+// The writer commits a round while the next request is built; the request
+// leaves only once the round is committed, so the server never sees
+// request N before round N is in the datalog.
+func TestRoundIsCommittedBeforeTheNextRequestLeaves(t *testing.T) {
+	const rounds = 6
+	var (
+		db     *datalog.DB
+		id     string
+		mu     sync.Mutex
+		stored []int // rounds in the datalog when each request arrived
+	)
+	script := llmtest.Script{Handler: func(_ llmtest.RecordedRequest, n int) llmtest.Round {
+		d, err := db.LoadSession(context.Background(), id)
+		mu.Lock()
+		if err == nil {
+			stored = append(stored, len(d.Rounds))
+		} else {
+			stored = append(stored, -1)
+		}
+		mu.Unlock()
+		if n < rounds-1 {
+			return llmtest.ToolRound(llmtest.Call{Name: "echo", Args: fmt.Sprintf(`{"path":"a%d"}`, n)})
+		}
+		return llmtest.TextRound("done")
+	}}
+	s, d, sid := recordedSession(t, script, func(o *Options) { o.Tools = []tools.Tool{echoTool()} })
+	db, id = d, sid
+	if err := s.Submit(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if _, st := collect(t, s); st.Reason != StopCompleted {
+		t.Fatalf("stopped with %s", st.Reason)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for n, got := range stored {
+		if got != n {
+			t.Errorf("request %d arrived with %d round(s) committed, want %d (all: %v)", n, got, n, stored)
+			break
+		}
+	}
+	if len(stored) != rounds {
+		t.Errorf("%d requests, want %d", len(stored), rounds)
 	}
 }

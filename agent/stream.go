@@ -20,6 +20,7 @@ func (t *task) stream(ctx context.Context) (llm.Response, error) {
 		Tools:           s.toolDefs(),
 		MaxOutputTokens: s.opts.MaxOutputTokens,
 		Capture:         s.opts.CaptureBodies,
+		BeforeSend:      s.opts.Recorder.settle,
 	}
 	t.compaction.lastPrompt = s.estimateTokens()
 	t.compaction.estAtLast = t.compaction.lastPrompt

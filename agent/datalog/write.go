@@ -40,13 +40,19 @@ func (db *DB) Pending() int {
 }
 
 func (db *DB) submit(ctx context.Context, name string, fn func(context.Context, *wtx) error) error {
-	if db.refuse != nil {
-		return db.refuse
+	return db.queue(ctx, name, fn)()
+}
+
+// queue hands an op to the writer; wait returns its outcome.
+func (db *DB) queue(ctx context.Context, name string, fn func(context.Context, *wtx) error) (wait func() error) {
+	switch {
+	case db.refuse != nil:
+		err := db.refuse
+		return func() error { return err }
+	case db.w == nil:
+		return func() error { return ErrClosed }
 	}
-	if db.w == nil {
-		return ErrClosed
-	}
-	return db.w.do(ctx, &op{name: name, fn: fn})
+	return db.w.queue(ctx, &op{name: name, fn: fn})
 }
 
 // StartSession records a new session and returns its id (s.ID, or a new

@@ -23,12 +23,20 @@ type preparedRound struct {
 // On a *WriteError the round is kept in memory and retried with the next
 // write; do not modify rec's slices afterwards.
 func (db *DB) WriteRound(ctx context.Context, rec RoundRecord) error {
+	return db.QueueRound(ctx, rec)()
+}
+
+// QueueRound is WriteRound that does not wait: the round is handed to the
+// writer and wait returns what WriteRound would have, once it is
+// committed. Later writes are committed after it. The agent builds its
+// next request meanwhile and waits before sending it.
+func (db *DB) QueueRound(ctx context.Context, rec RoundRecord) (wait func() error) {
 	p, err := db.prepareRound(rec)
 	if err != nil {
-		return err
+		return func() error { return err }
 	}
 	name := fmt.Sprintf("round %d of session %s", rec.Round.Seq, rec.Round.SessionID)
-	return db.submit(ctx, name, p.insert)
+	return db.queue(ctx, name, p.insert)
 }
 
 func (db *DB) prepareRound(rec RoundRecord) (*preparedRound, error) {

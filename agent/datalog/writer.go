@@ -200,24 +200,28 @@ func closeStmts(stmts []*sql.Stmt) {
 	}
 }
 
-// do queues o and waits until it is committed or has failed.
-func (w *writer) do(ctx context.Context, o *op) error {
+// queue hands o to the writer and returns at once; wait blocks until o is
+// committed or has failed. Ops are committed in the order they were
+// queued, whoever waits.
+func (w *writer) queue(ctx context.Context, o *op) (wait func() error) {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	if w.closed {
-		return ErrClosed
+		return func() error { return ErrClosed }
 	}
 	reply := make(chan error, 1) // the writer never blocks on a gone caller
 	select {
 	case w.reqs <- request{op: o, reply: reply}:
 	case <-ctx.Done():
-		return ctx.Err()
+		return ctx.Err
 	}
-	select {
-	case err := <-reply:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
+	return func() error {
+		select {
+		case err := <-reply:
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 }
 

@@ -99,6 +99,9 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 	if err != nil {
 		return Response{}, &Error{Kind: KindBadRequest, Provider: c.cfg.Name, Err: err, Message: err.Error()}
 	}
+	if req.BeforeSend != nil {
+		req.BeforeSend()
+	}
 	stream, err := c.openai(w, body).CreateChatCompletionStream(callCtx, oreq)
 	if err != nil {
 		return Response{}, c.fail(ctx, w, fmt.Errorf("start stream: %w", err))

@@ -54,6 +54,10 @@ type Request struct {
 	Tools           []ToolDef
 	MaxOutputTokens int  // 0: let the server decide
 	Capture         bool // keep the raw request and response bodies (datalog.capture_bodies)
+	// BeforeSend, when set, runs after the request's body is built and
+	// before it is sent, on every attempt: the agent waits there for the
+	// last round's commit.
+	BeforeSend func()
 }
 
 // Usage is the token accounting of one response.
