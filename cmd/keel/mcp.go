@@ -97,6 +97,8 @@ func (a *app) mcpCommand() *cobra.Command {
 		Use:   "mcp",
 		Short: "MCP servers: keel mcp list",
 		Args:  cobra.NoArgs,
+		// runnable, so that its Args run: "keel mcp bogus" is a usage error, not help and exit 0
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "list",

@@ -38,6 +38,8 @@ func TestUsageErrorsExit2WithASentence(t *testing.T) {
 		{[]string{"--output-format", "xml", "-p", "hi"}, "--output-format must be text, json or stream-json"},
 		{[]string{"fix", "the", "bug"}, `keel -p "fix the bug"`},
 		{[]string{"config", "bogus"}, `keel config has no command "bogus"`},
+		{[]string{"mcp", "bogus"}, `keel mcp has no command "bogus"`},
+		{[]string{"log", "bogus"}, `keel log has no command "bogus"`},
 		{[]string{"version", "extra"}, "keel version takes no arguments"},
 		{[]string{"trust", "a", "b"}, "keel trust takes at most one argument"},
 		{[]string{"eval", "--runs", "x"}, "--runs wants a whole number"},
