@@ -15,6 +15,7 @@ const (
 	SourceBinary     = "binary"      // the size of bin/keel
 	SourceTUIIdle    = "tui-idle"    // the TUI's idle CPU in tmux (Metric: wakeups_per_s for wake-ups)
 	SourceTUISession = "tui-session" // memory after a 1,000-round session in the TUI (Metric: rss_end_bytes, rss_peak_bytes, rss_start_bytes)
+	SourceFirstPaint = "first-paint" // keel -c of a 5,000-message session to its first screen, in tmux (Metric: resumed_ms, new_ms)
 	SourceExec       = "exec"        // bin/keel started with Args and run to exit: the median wall time
 )
 
@@ -89,9 +90,13 @@ func (f Budget) check() error {
 		if _, ok := (SessionResult{}).Metric(f.Metric); !ok {
 			return fmt.Errorf("tui-session has no metric %q", f.Metric)
 		}
+	case SourceFirstPaint:
+		if _, ok := (PaintResult{}).Metric(f.Metric); !ok {
+			return fmt.Errorf("first-paint has no metric %q", f.Metric)
+		}
 	case SourceBinary:
 	default:
-		return fmt.Errorf("source %q is not keelbench, gobench, binary, tui-idle, tui-session or exec", f.Source)
+		return fmt.Errorf("source %q is not keelbench, gobench, binary, tui-idle, tui-session, first-paint or exec", f.Source)
 	}
 	return nil
 }

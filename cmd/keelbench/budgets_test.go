@@ -31,6 +31,7 @@ func TestLoadBudgetsRejects(t *testing.T) {
 		{"keelbench without rounds", `{"figures":[{"figure":"x","unit":"ms","source":"keelbench","metric":"start_ms"}]}`, "rounds"},
 		{"unknown metric", `{"figures":[{"figure":"x","unit":"ms","source":"keelbench","rounds":2,"metric":"vibes"}]}`, "no metric"},
 		{"gobench without pkg", `{"figures":[{"figure":"x","unit":"ms","source":"gobench","bench":"BenchmarkX"}]}`, "pkg"},
+		{"first-paint without metric", `{"figures":[{"figure":"x","unit":"ms","source":"first-paint"}]}`, "no metric"},
 		{"tui-session without metric", `{"figures":[{"figure":"x","unit":"MB","source":"tui-session"}]}`, "no metric"},
 	}
 	for _, c := range cases {

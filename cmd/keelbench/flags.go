@@ -21,6 +21,7 @@ type options struct {
 	json       bool
 	tuiIdle    bool
 	tuiSession bool
+	firstPaint bool
 	suite      bool
 	gobench    string
 	budgets    string
@@ -43,6 +44,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON")
 	fs.BoolVar(&o.tuiIdle, "tui-idle", false, "measure the TUI's idle CPU in tmux instead of a headless run")
 	fs.BoolVar(&o.tuiSession, "tui-session", false, "measure keel's memory after a 1,000-round session in the TUI (needs tmux)")
+	fs.BoolVar(&o.firstPaint, "first-paint", false, "measure the TUI's first paint of a resumed 5,000-message session, and of a new one (needs tmux)")
 	fs.BoolVar(&o.suite, "suite", false, "measure every figure in -budgets and print the table")
 	fs.StringVar(&o.gobench, "gobench", "", "with -suite: a file of `go test -bench` output (\"-\" for stdin)")
 	fs.StringVar(&o.budgets, "budgets", "bench/budgets.json", "the budgets file")
@@ -92,6 +94,12 @@ func (o options) dispatch(ctx context.Context, stdout, stderr io.Writer) (int, e
 		}
 		return 0, o.print(stdout, map[string]float64{"rounds": float64(r.Rounds), "rss_start_mb": r.RSSStartBytes / (1 << 20), "rss_end_mb": r.RSSEndBytes / (1 << 20),
 			"rss_peak_mb": r.RSSPeakBytes / (1 << 20), "wall_ms": r.WallMs})
+	case o.firstPaint:
+		r, err := FirstPaint(ctx, o.keel, stderr)
+		if err != nil {
+			return 1, err
+		}
+		return 0, o.print(stdout, map[string]float64{"messages": float64(r.Messages), "resumed_ms": r.ResumedMs, "new_ms": r.NewMs, "record_wall_ms": r.RecordWall})
 	case o.tuiIdle:
 		idle, err := TUIIdle(ctx, o.keel, stderr)
 		if err != nil {

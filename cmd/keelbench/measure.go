@@ -10,6 +10,7 @@ type Measurements struct {
 	BinaryBytes float64
 	TUIIdle     IdleResult
 	TUISession  SessionResult
+	FirstPaint  PaintResult
 	Exec        map[string]float64 // exec figures by execKey(args): median ms
 	Skipped     map[string]string  // source → why it was not measured
 }
@@ -67,6 +68,9 @@ func (m Measurements) canonical(f Budget) (float64, string) {
 		return m.TUIIdle.CPUPct, ""
 	case SourceTUISession:
 		v, _ := m.TUISession.Metric(f.Metric)
+		return v, ""
+	case SourceFirstPaint:
+		v, _ := m.FirstPaint.Metric(f.Metric)
 		return v, ""
 	case SourceExec:
 		v, ok := m.Exec[execKey(f.Args)]

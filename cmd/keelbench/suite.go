@@ -50,6 +50,9 @@ func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, e
 	if b.Needs(SourceTUISession) {
 		o.measureTUISession(ctx, &m, stderr)
 	}
+	if b.Needs(SourceFirstPaint) {
+		o.measureFirstPaint(ctx, &m, stderr)
+	}
 	return o.printSuite(stdout, Evaluate(b, m))
 }
 
@@ -106,6 +109,21 @@ func (o options) measureTUISession(ctx context.Context, m *Measurements, stderr 
 		m.Skipped[SourceTUISession] = "the TUI session failed (see above)"
 	default:
 		m.TUISession = r
+	}
+}
+
+// measureFirstPaint fills the first-paint figures, or records why they
+// were skipped, like measureTUIIdle.
+func (o options) measureFirstPaint(ctx context.Context, m *Measurements, stderr io.Writer) {
+	r, err := FirstPaint(ctx, o.keel, stderr)
+	switch {
+	case errors.Is(err, ErrNoTmux):
+		m.Skipped[SourceFirstPaint] = "tmux is not installed"
+	case err != nil:
+		fmt.Fprintf(stderr, "keelbench: first paint: %v\n", err)
+		m.Skipped[SourceFirstPaint] = "the first-paint run failed (see above)"
+	default:
+		m.FirstPaint = r
 	}
 }
 

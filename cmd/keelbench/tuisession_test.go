@@ -70,3 +70,21 @@ func TestSessionScript(t *testing.T) {
 		t.Errorf("task 2 = %+v, rounds %d; want a call and %d rounds", r, s.rounds(), sessionRoundsPerTask+1)
 	}
 }
+
+// The first-paint session's model serves paintRounds reads whatever the
+// requests carry, then answers; compaction's request gets a summary.
+func TestPaintScript(t *testing.T) {
+	h := paintScript().Handler
+	req := llmtest.RecordedRequest{Tools: []string{"read_file"}}
+	for i := range paintRounds {
+		if r := h(req, i); len(r.ToolCalls) != 1 {
+			t.Fatalf("round %d = %+v, want a read", i+1, r)
+		}
+	}
+	if r := h(llmtest.RecordedRequest{}, 0); len(r.ToolCalls) != 0 || !strings.HasPrefix(r.Text, "Summary") {
+		t.Errorf("compaction's request = %+v, want a summary", r)
+	}
+	if r := h(req, 0); len(r.ToolCalls) != 0 || r.Text != finalAnswer {
+		t.Errorf("after %d reads = %+v, want the final answer", paintRounds, r)
+	}
+}
