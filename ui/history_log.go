@@ -16,6 +16,10 @@ import (
 // history it summarised (agent's compactedPreamble).
 const compactedMark = "[keel compacted the earlier conversation"
 
+// keelNoteMark opens a note keel adds to a resumed history (cmd/keel's
+// undo note).
+const keelNoteMark = "[keel] "
+
 // loadLog fills the transcript from the datalog's record of a resumed
 // session, as it looked live: each call with its recorded outcome
 // (denied, failed with its duration, or done), the cards discipline
@@ -60,6 +64,10 @@ func (b *logReplay) round(rd *datalog.RoundDetail, last bool) {
 		case llm.RoleUser:
 			if strings.HasPrefix(m.Msg.Content, compactedMark) {
 				continue // a compaction's summary, which stands for what the transcript already shows
+			}
+			if note, ok := strings.CutPrefix(m.Msg.Content, keelNoteMark); ok {
+				b.t.notice(strings.TrimSpace(note)) // keel's own word to the model (an undo since the last answer), not a prompt
+				continue
 			}
 			if !b.prompted { // the task's prompt; later ones were keel's
 				b.prompted = true

@@ -69,6 +69,9 @@ func New(opts Options) *Model {
 	if opts.Demo {
 		m.input.setPlaceholder("Type anything and press Enter: the demo model fixes a failing test in about a minute")
 	}
+	for _, line := range opts.Banner {
+		m.notice(line)
+	}
 	m.showSession(opts.Session)
 	for _, n := range opts.Notices {
 		m.notice(n)

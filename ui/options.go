@@ -40,6 +40,9 @@ type Options struct {
 	// Notices are one-line notes shown when the UI starts (the sandbox
 	// is off, config keys were ignored).
 	Notices []string
+	// Banner is shown first, dim: where keel runs, the model, the
+	// project's instructions (cmd/keel's startBanner).
+	Banner []string
 
 	// Width and Height fix the size (tests); the terminal's size wins in Run.
 	Width, Height int

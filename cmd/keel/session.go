@@ -37,7 +37,8 @@ type builtSession struct {
 	notices  []string     // one-line notes for the user at start (headless: stderr)
 	mcp      *mcp.Manager // the MCP servers, started in the background; nil in the demo
 	ws       *tools.Workspace
-	tools    []tools.Tool // the session's tools and policy, for the TUI's !commands
+	env      agent.PromptEnv // where the session runs (the TUI's start banner)
+	tools    []tools.Tool    // the session's tools and policy, for the TUI's !commands
 	policy   *tools.Policy
 }
 
@@ -102,7 +103,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	recallTool.Exclude(opts.Recorder.SessionID)
 	s := agent.New(opts)
 	b := &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root(), mcp: mcpTools,
-		ws: ws, tools: toolset, policy: policy}
+		ws: ws, env: env, tools: toolset, policy: policy}
 	mcpTools.Start() // in the background: their tools join the requests that follow their start
 	if notice != "" {
 		b.notices = append(b.notices, notice)

@@ -71,6 +71,7 @@ func (a *app) uiOptions(b *builtSession, bridge *ui.Bridge) ui.Options {
 		Workspace: b.ws, Shell: shellFor(b), Commands: commandDirs(b.root), HistoryFile: ui.HistoryFile(nil, b.root),
 	}
 	opts.Status = statusInfo(b, prov)
+	opts.Banner = startBanner(b.env, prov.Name+"/"+prov.Model, os.Getenv("HOME"))
 	opts.Compact = func() tea.Cmd {
 		s := b.session
 		return func() tea.Msg {

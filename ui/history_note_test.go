@@ -1,0 +1,41 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+// A note keel adds to a resumed history (an undo since the last answer)
+// comes before the user's next prompt in the same round: it shows as a
+// note, and the prompt as the user's turn.
+func TestResumedUndoNoteIsNotThePrompt(t *testing.T) {
+	m := newTestModel(t, 100, 30)
+	msg := func(role llm.Role, text string) datalog.Message {
+		return datalog.Message{Msg: llm.Message{Role: role, Content: text}}
+	}
+	d := &datalog.SessionDetail{Rounds: []*datalog.RoundDetail{{
+		Round: datalog.Round{Seq: 3, TaskSeq: 2},
+		Messages: []datalog.Message{
+			msg(llm.RoleUser, "[keel] The user ran keel undo since your last answer. keel undo reverted your changes to a.txt in task 1."),
+			msg(llm.RoleUser, "now add a test"),
+			msg(llm.RoleAssistant, "Adding it."),
+		},
+	}}}
+	m.tr.loadLog(d)
+	var kinds []entryKind
+	var users []string
+	for _, e := range m.tr.entries {
+		kinds = append(kinds, e.kind)
+		if e.kind == kindUser {
+			users = append(users, e.text)
+		}
+	}
+	if len(users) != 1 || users[0] != "now add a test" {
+		t.Errorf("user turns = %q, want only the prompt (kinds %v)", users, kinds)
+	}
+	if len(kinds) == 0 || kinds[0] != kindNotice || m.tr.entries[0].text != "The user ran keel undo since your last answer. keel undo reverted your changes to a.txt in task 1." {
+		t.Errorf("first entry = %v, want the undo note as a notice", m.tr.entries)
+	}
+}
