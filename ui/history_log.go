@@ -28,6 +28,10 @@ const keelNoteMark = "[keel] "
 // are not user turns: live they showed as their card, or not at all.
 func (t *transcript) loadLog(d *datalog.SessionDetail) {
 	b := logReplay{t: t, root: d.Session.ProjectRoot}
+	if d.Tail && len(d.Rounds) > 0 {
+		t.notice("loading the earlier rounds of this session…")
+		b.task, b.prompted = d.Rounds[0].Round.TaskSeq, true // the tail starts inside a task: its prompt is above
+	}
 	for i, rd := range d.Rounds {
 		last := i == len(d.Rounds)-1 || d.Rounds[i+1].Round.TaskSeq != rd.Round.TaskSeq
 		b.round(rd, last)

@@ -18,6 +18,9 @@ type Model struct {
 	st      Styles
 	r       *renderer
 	keys    KeyMap
+	// resumedTail is where the transcript holds a resumed session's last
+	// rounds (entries [0]:[1]) until its whole record replaces them.
+	resumedTail [2]int
 
 	tr      *transcript // the conversation, and the round that is streaming
 	plan    planPanel
@@ -83,7 +86,7 @@ func New(opts Options) *Model {
 // Init starts draining the session's events and the bridge's questions.
 func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.drain(), tea.RequestBackgroundColor, loadCommandsCmd(m.opts.Commands), waitNotice(m.opts.LateNotices),
-		loadHistoryCmd(m.historyFile()))
+		loadHistoryCmd(m.historyFile()), m.loadResumedRest())
 }
 
 // ResumeRequested is the session the user asked to resume ("" if none).
@@ -175,6 +178,8 @@ func (m *Model) handleInput(msg tea.Msg) tea.Cmd {
 		m.historyFailed(msg.err)
 	case historySavedMsg:
 		m.historyFailed(msg.err)
+	case resumedRestMsg:
+		m.resumedRestLoaded(msg)
 	}
 	return nil
 }
@@ -226,7 +231,11 @@ func (m *Model) showSession(s *agent.Session) {
 		m.plan.setPlan(*p)
 	}
 	if r := m.opts.Resumed; r != nil && r.Session.ID == s.ID() {
+		start := len(m.tr.entries)
 		m.tr.loadLog(r)
+		if r.Tail {
+			m.resumedTail = [2]int{start, len(m.tr.entries)}
+		}
 		return
 	}
 	m.tr.loadHistory(s.History())

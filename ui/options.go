@@ -23,6 +23,10 @@ type Options struct {
 	// looked live. Nil, or another session's, rebuilds it from the
 	// session's history alone.
 	Resumed *datalog.SessionDetail
+	// ResumedRest loads the whole record when Resumed holds only the
+	// session's last rounds (Resumed.Tail); the UI runs it in a Cmd after
+	// its first frame and puts the earlier rounds above. Nil: none.
+	ResumedRest func() *datalog.SessionDetail
 
 	ProviderLabel string // e.g. "openai" or "ollama"
 	Model         string

@@ -78,6 +78,25 @@ func (t *transcript) remove(e *entry) {
 	}
 }
 
+// replaceRange puts fresh in place of entries[start:end] (a resumed
+// session's last rounds, once its whole record is loaded). Positions at or
+// after start move with the entries, so the screen does not jump: the
+// tail's entries are the last of fresh.
+func (t *transcript) replaceRange(start, end int, fresh []*entry) {
+	if start < 0 || start > end || end > len(t.entries) {
+		return
+	}
+	entries := make([]*entry, 0, len(t.entries)-(end-start)+len(fresh))
+	entries = append(append(append(entries, t.entries[:start]...), fresh...), t.entries[end:]...)
+	t.entries = entries
+	delta := len(fresh) - (end - start)
+	for _, i := range []*int{&t.top, &t.selected, &t.scrolledAt, &t.shownFirst, &t.shownLast} {
+		if *i >= start {
+			*i += delta
+		}
+	}
+}
+
 // clear drops every entry (the session's history is untouched).
 func (t *transcript) clear() {
 	t.entries = nil

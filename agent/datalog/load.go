@@ -20,6 +20,9 @@ type SessionDetail struct {
 	// Unfinished are calls that started and whose round was never
 	// committed: keel was killed while they ran.
 	Unfinished []Intent `json:"unfinished_calls,omitempty"`
+	// Tail says Rounds are only the session's last ones
+	// (LoadTranscriptTail).
+	Tail bool `json:"tail,omitempty"`
 }
 
 // RoundDetail is one round with what it produced. FileChanges carry no

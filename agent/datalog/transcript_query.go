@@ -24,15 +24,16 @@ func (db *DB) LoadTranscript(ctx context.Context, id string) (*SessionDetail, er
 		return nil, err
 	}
 	dropRestored(d.Rounds)
-	if err := db.fillContents(ctx, id, d.Rounds); err != nil {
+	if err := db.fillContents(ctx, id, 1, d.Rounds); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
 // fillContents loads the contents of the rounds' file changes that a tool
-// wrote whole (not a command's, not a large file's splices).
-func (db *DB) fillContents(ctx context.Context, id string, rounds []*RoundDetail) error {
+// wrote whole (not a command's, not a large file's splices); the rounds
+// start at round first.
+func (db *DB) fillContents(ctx context.Context, id string, first int, rounds []*RoundDetail) error {
 	byID := map[int64]*FileChange{}
 	for _, rd := range rounds {
 		for i := range rd.FileChanges {
@@ -43,8 +44,8 @@ func (db *DB) fillContents(ctx context.Context, id string, rounds []*RoundDetail
 		return nil
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT id, before, after FROM file_changes
-		WHERE session_id = ? AND by_command = 0 AND splices = ''
-		AND COALESCE(length(before), 0) + COALESCE(length(after), 0) <= ?`, id, maxTranscriptContent)
+		WHERE session_id = ? AND round_seq >= ? AND by_command = 0 AND splices = ''
+		AND COALESCE(length(before), 0) + COALESCE(length(after), 0) <= ?`, id, first, maxTranscriptContent)
 	if err != nil {
 		return fmt.Errorf("load file changes of session %s: %w", id, err)
 	}

@@ -71,3 +71,42 @@ func TestLoadTranscriptDropsRestoredHistory(t *testing.T) {
 		t.Errorf("round 3 tool calls = %+v, want the failed c2", d.Rounds[2].ToolCalls)
 	}
 }
+
+// LoadTranscriptTail loads the last n rounds, says when it left rounds
+// out, and is LoadTranscript when the session is shorter.
+func TestLoadTranscriptTail(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t, Options{})
+	sid := startTest(t, db, Session{ProjectRoot: "/p"})
+	for seq := 1; seq <= 10; seq++ {
+		if err := db.WriteRound(ctx, round(sid, seq, 1+seq/6)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	empty := startTest(t, db, Session{ProjectRoot: "/p"})
+	cases := []struct {
+		id         string
+		n          int
+		first, num int
+		tail       bool
+	}{
+		{sid, 3, 8, 3, true},
+		{sid, 9, 2, 9, true},
+		{sid, 10, 1, 10, false},
+		{sid, 50, 1, 10, false},
+		{empty, 5, 0, 0, false},
+	}
+	for _, c := range cases {
+		d, err := db.LoadTranscriptTail(ctx, c.id, c.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Rounds) != c.num || d.Tail != c.tail || (c.num > 0 && d.Rounds[0].Round.Seq != c.first) {
+			first := 0
+			if len(d.Rounds) > 0 {
+				first = d.Rounds[0].Round.Seq
+			}
+			t.Errorf("tail of %d: %d rounds from %d, tail %v; want %d from %d, tail %v", c.n, len(d.Rounds), first, d.Tail, c.num, c.first, c.tail)
+		}
+	}
+}

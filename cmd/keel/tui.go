@@ -52,7 +52,7 @@ func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
 	defer b.close(a.stderr)
 	opts := a.uiOptions(b, bridge)
 	opts.LateNotices = notices
-	opts.Resumed = resumedTranscript(ctx, b)
+	opts.Resumed, opts.ResumedRest = resumedTranscript(ctx, b)
 	if err := ui.Run(ctx, opts); err != nil {
 		return err
 	}

@@ -1,0 +1,39 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// resumedRestMsg carries a resumed session's whole transcript, built off
+// the update loop; nil entries when it could not be loaded.
+type resumedRestMsg struct{ entries []*entry }
+
+// loadResumedRest is the Cmd that loads the rest of a resumed session
+// whose first screen showed only its last rounds (Options.ResumedRest),
+// and builds its entries; nil when there is nothing more to load.
+func (m *Model) loadResumedRest() tea.Cmd {
+	load := m.opts.ResumedRest
+	if load == nil || m.resumedTail[1] == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		d := load()
+		if d == nil {
+			return resumedRestMsg{}
+		}
+		whole := newTranscript(nil) // entries only: nothing is rendered here
+		whole.loadLog(d)
+		return resumedRestMsg{entries: whole.entries}
+	}
+}
+
+// resumedRestLoaded puts the whole transcript in place of the tail.
+func (m *Model) resumedRestLoaded(msg resumedRestMsg) {
+	start, end := m.resumedTail[0], m.resumedTail[1]
+	m.resumedTail = [2]int{}
+	if msg.entries == nil {
+		m.notice("the earlier rounds of this session could not be loaded; keel log show has them")
+		return
+	}
+	m.tr.replaceRange(start, end, msg.entries)
+}

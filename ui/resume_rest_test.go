@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/agent/llm"
+)
+
+// longResumed writes a 40-round session (one answer per round) to a real
+// datalog and opens the UI as keel -c does for a long session: the last
+// tail rounds first, the rest loaded by the Cmd the test runs itself.
+func longResumed(t *testing.T, tail int) (*Model, *datalog.SessionDetail) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := datalog.Open(filepath.Join(t.TempDir(), "keel.db"), datalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	sid, err := db.StartSession(ctx, datalog.Session{ProjectRoot: "/p", Started: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seq := 1; seq <= 40; seq++ {
+		msgs := []llm.Message{{Role: llm.RoleAssistant, Content: fmt.Sprintf("answer number %d", seq)}}
+		if seq == 1 {
+			msgs = append([]llm.Message{{Role: llm.RoleUser, Content: "the first prompt"}}, msgs...)
+		}
+		r := datalog.RoundRecord{Round: datalog.Round{SessionID: sid, Seq: seq, TaskSeq: 1, FinishReason: "stop", Started: time.Now()}, Messages: msgs}
+		if err := db.WriteRound(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hist, err := db.LoadHistory(ctx, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.LoadTranscriptTail(ctx, sid, tail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := db.LoadTranscript(ctx, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := agent.New(agent.Options{ProviderName: "openai", Model: "gpt-test", History: hist, SessionID: sid})
+	t.Cleanup(s.Close)
+	dark := true
+	m := New(Options{Session: s, Bridge: NewBridge(), Resumed: d, ResumedRest: func() *datalog.SessionDetail { return whole },
+		ProviderLabel: "openai", Model: "gpt-test", ContextWindow: 128000, Dark: &dark, Width: 100, Height: 24})
+	return m, whole
+}
+
+// The first screen shows the last rounds at once; the earlier ones arrive
+// above them without moving what is on screen, at the bottom or scrolled.
+func TestResumedTailThenRest(t *testing.T) {
+	for _, scrolled := range []bool{false, true} {
+		t.Run(fmt.Sprintf("scrolled=%v", scrolled), func(t *testing.T) {
+			m, _ := longResumed(t, 25)
+			first := plain(m)
+			if !strings.Contains(first, "answer number 40") {
+				t.Fatalf("first screen lacks the last answer:\n%s", first)
+			}
+			if scrolled {
+				send(m, press("pgup"))
+			}
+			before := plain(m)
+			if n := countKind(m, kindUser); n != 0 {
+				t.Errorf("the tail shows %d prompts, want none (the prompt is above it)", n)
+			}
+			cmd := m.loadResumedRest()
+			if cmd == nil {
+				t.Fatal("no Cmd loads the rest of a tail")
+			}
+			send(m, cmd())
+			if after := plain(m); after != before {
+				t.Errorf("the screen moved when the rest arrived:\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+			all := transcriptText(m)
+			for _, want := range []string{"the first prompt", "answer number 1\n", "answer number 40"} {
+				if !strings.Contains(all+"\n", want) {
+					t.Errorf("the whole transcript lacks %q", want)
+				}
+			}
+			if strings.Contains(all, "loading the earlier rounds") {
+				t.Error("the loading note stayed")
+			}
+			if m.loadResumedRest() != nil {
+				t.Error("the rest would load twice")
+			}
+		})
+	}
+}
+
+// A session short enough to load whole needs no second load.
+func TestResumedWholeNeedsNoRest(t *testing.T) {
+	m, _ := longResumed(t, 100)
+	if m.loadResumedRest() != nil {
+		t.Error("a whole transcript asks for its rest")
+	}
+	if !strings.Contains(transcriptText(m), "the first prompt") {
+		t.Error("the whole transcript lacks the first prompt")
+	}
+}
+
+func countKind(m *Model, k entryKind) int {
+	n := 0
+	for _, e := range m.tr.entries {
+		if e.kind == k {
+			n++
+		}
+	}
+	return n
+}
+
+// transcriptText is every entry's text, one per line.
+func transcriptText(m *Model) string {
+	var b strings.Builder
+	for _, e := range m.tr.entries {
+		b.WriteString(e.text + "\n")
+	}
+	return b.String()
+}
