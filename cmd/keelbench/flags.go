@@ -13,23 +13,24 @@ import (
 
 // options are the parsed command-line flags.
 type options struct {
-	keel       string
-	rounds     int
-	runs       int
-	ttft       time.Duration
-	chunkDelay time.Duration
-	json       bool
-	tuiIdle    bool
-	tuiSession bool
-	firstPaint bool
-	suite      bool
-	gobench    string
-	budgets    string
-	gotestArgs bool
-	strict     bool
-	markdown   bool
-	datalog    bool
-	exec       string
+	keel         string
+	rounds       int
+	runs         int
+	ttft         time.Duration
+	chunkDelay   time.Duration
+	json         bool
+	tuiIdle      bool
+	tuiSession   bool
+	firstPaint   bool
+	suite        bool
+	gobench      string
+	budgets      string
+	gotestArgs   bool
+	strict       bool
+	markdown     bool
+	datalog      bool
+	freshDatalog bool
+	exec         string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -50,6 +51,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.budgets, "budgets", "bench/budgets.json", "the budgets file")
 	fs.BoolVar(&o.gotestArgs, "gotest-args", false, "print the -bench regexp and packages of the budgeted Go benchmarks")
 	fs.BoolVar(&o.strict, "strict", false, "with -suite: exit 1 when a budget is missed")
+	fs.BoolVar(&o.freshDatalog, "fresh-datalog", false, "start each run on a new datalog, as keel's first run on a machine (it creates the schema), instead of one an earlier run left")
 	fs.BoolVar(&o.datalog, "datalog", true, "diagnostic: -datalog=false runs keel with its datalog off, to see what the datalog costs")
 	fs.BoolVar(&o.markdown, "markdown", false, "with -suite: print the table as Markdown, with the peer column")
 	fs.StringVar(&o.exec, "exec", "", "start keel with these `arguments` (split at spaces) to its exit, 31 times, and print the median wall time")
@@ -66,7 +68,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 
 // workload is the workload the flags describe.
 func (o options) workload() Workload {
-	return Workload{Rounds: o.rounds, TTFT: o.ttft, ChunkDelay: o.chunkDelay, NoDatalog: !o.datalog}
+	return Workload{Rounds: o.rounds, TTFT: o.ttft, ChunkDelay: o.chunkDelay, NoDatalog: !o.datalog, FreshDatalog: o.freshDatalog}
 }
 
 // dispatch runs the mode the flags chose and returns the exit code.

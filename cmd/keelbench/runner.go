@@ -30,7 +30,7 @@ type Result struct {
 	CPUPerRoundMs    float64 `json:"cpu_per_round_ms"`
 	MaxRSSBytes      float64 `json:"max_rss_bytes"`
 	LastRequestBytes float64 `json:"last_request_bytes"`
-	DatalogBytes     float64 `json:"datalog_bytes"` // keel.db plus any -wal left behind
+	DatalogBytes     float64 `json:"datalog_bytes"` // keel.db plus any -wal left behind, less the seed's
 	Requests         int     `json:"requests"`
 	StopReason       string  `json:"stop_reason"`
 }
@@ -53,6 +53,17 @@ func RunOnce(ctx context.Context, keel string, w Workload) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if w.seed != "" {
+		if err := copyDir(w.seed, filepath.Dir(d.Datalog())); err != nil {
+			return Result{}, fmt.Errorf("copy the seed datalog: %w", err)
+		}
+	}
+	return runIn(ctx, keel, w, d)
+}
+
+// runIn runs keel (an absolute path) headless in d against a new fake
+// server and measures the run.
+func runIn(ctx context.Context, keel string, w Workload, d Dirs) (Result, error) {
 	srv := llmtest.NewServer(w.Script())
 	defer srv.Close()
 
@@ -62,7 +73,7 @@ func RunOnce(ctx context.Context, keel string, w Workload) (Result, error) {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	resetPeakRSS()
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	wall := time.Since(start)
 	if err != nil {
 		return Result{}, fmt.Errorf("keel failed (%v): %s", err, lastLine(stderr.String()))
@@ -77,7 +88,10 @@ func RunOnce(ctx context.Context, keel string, w Workload) (Result, error) {
 	res := measure(srv.Requests(), start, w.Rounds)
 	res.WallMs, res.StopReason = ms(wall), out.StopReason
 	addRusage(&res, cmd.ProcessState)
-	res.DatalogBytes = float64(fileSize(d.Datalog()) + fileSize(d.Datalog()+"-wal"))
+	res.DatalogBytes = float64(datalogSize(d.Datalog()))
+	if w.seed != "" {
+		res.DatalogBytes -= float64(datalogSize(filepath.Join(w.seed, filepath.Base(d.Datalog()))))
+	}
 	return res, nil
 }
 
@@ -108,6 +122,9 @@ func addRusage(res *Result, ps *os.ProcessState) {
 	res.MaxRSSBytes = float64(ru.Maxrss) * 1024 // Linux reports KiB
 }
 
+// datalogSize is the database's size with its write-ahead log.
+func datalogSize(path string) int64 { return fileSize(path) + fileSize(path+"-wal") }
+
 // fileSize is the size of path, or 0 when it does not exist.
 func fileSize(path string) int64 {
 	fi, err := os.Stat(path)
@@ -127,6 +144,14 @@ func lastLine(s string) string {
 func RunMedian(ctx context.Context, keel string, w Workload, runs int) (Result, error) {
 	if runs < 1 {
 		return Result{}, errors.New("-runs must be 1 or more")
+	}
+	if !w.NoDatalog && !w.FreshDatalog && w.seed == "" {
+		seed, err := seedDatalog(ctx, keel)
+		defer os.RemoveAll(seed)
+		if err != nil {
+			return Result{}, err
+		}
+		w.seed = seed
 	}
 	var all []Result
 	for range runs {

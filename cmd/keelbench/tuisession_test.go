@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -86,5 +87,27 @@ func TestPaintScript(t *testing.T) {
 	}
 	if r := h(req, 0); len(r.ToolCalls) != 0 || r.Text != finalAnswer {
 		t.Errorf("after %d reads = %+v, want the final answer", paintRounds, r)
+	}
+}
+
+func TestCopyDir(t *testing.T) {
+	src, dst := t.TempDir(), filepath.Join(t.TempDir(), "new")
+	for name, body := range map[string]string{"keel.db": "db", "keel.db-wal": "wal"} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(src, "last-task"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyDir(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dst, "keel.db-wal"))
+	if string(got) != "wal" || datalogSize(filepath.Join(dst, "keel.db")) != 5 {
+		t.Errorf("copied wal %q, size %d; want the files copied", got, datalogSize(filepath.Join(dst, "keel.db")))
+	}
+	if _, err := os.Stat(filepath.Join(dst, "last-task")); err == nil {
+		t.Error("a directory was copied")
 	}
 }

@@ -20,6 +20,11 @@ type Workload struct {
 	TTFT       time.Duration // time to first token: delay before each answer
 	ChunkDelay time.Duration // delay between stream chunks
 	NoDatalog  bool          // diagnostic: make the datalog fail to open, so keel runs without it
+	// FreshDatalog runs keel on a new datalog, as on its first run on a
+	// machine (it creates the schema); by default each run starts with the
+	// datalog an earlier run left, as a user's keel does.
+	FreshDatalog bool
+	seed         string // the datalog each run starts from (RunMedian makes it)
 }
 
 // finalAnswer is the fake model's last message.
