@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/datalog"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -124,3 +126,19 @@ func golden(t *testing.T, m *Model, name string) {
 }
 
 func intp(i int) *int { return &i }
+
+// testDatalog opens a real datalog in a temporary directory, closed when
+// the test ends, and starts a session of project root in it.
+func testDatalog(t *testing.T, root string) (*datalog.DB, string) {
+	t.Helper()
+	db, err := datalog.Open(filepath.Join(t.TempDir(), "keel.db"), datalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	sid, err := db.StartSession(context.Background(), datalog.Session{ProjectRoot: root, Started: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, sid
+}

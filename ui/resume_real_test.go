@@ -2,13 +2,11 @@ package ui
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/keel-dev/keel/agent"
-	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/agent/llmtest"
 	"github.com/keel-dev/keel/policy"
@@ -29,15 +27,7 @@ func TestResumedAfterCompactAndResume(t *testing.T) {
 		llmtest.Round{Text: "Second done."},
 		llmtest.Round{Text: "Third done."},
 	))
-	db, err := datalog.Open(filepath.Join(t.TempDir(), "keel.db"), datalog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	sid, err := db.StartSession(ctx, datalog.Session{ProjectRoot: t.TempDir(), Started: time.Now()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, sid := testDatalog(t, t.TempDir())
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "k", APIKeyEnv: "FAKE_KEY", Model: "fake-model", IdleTimeout: 5 * time.Second})
 	session := func(hist []llm.Message, rewrite bool, taskSeq, roundSeq int) *agent.Session {
 		pol := policy.Defaults(true)

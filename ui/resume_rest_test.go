@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,15 +18,7 @@ import (
 func longResumed(t *testing.T, tail int) (*Model, *datalog.SessionDetail) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := datalog.Open(filepath.Join(t.TempDir(), "keel.db"), datalog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	sid, err := db.StartSession(ctx, datalog.Session{ProjectRoot: "/p", Started: time.Now()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, sid := testDatalog(t, "/p")
 	for seq := 1; seq <= 40; seq++ {
 		msgs := []llm.Message{{Role: llm.RoleAssistant, Content: fmt.Sprintf("answer number %d", seq)}}
 		if seq == 1 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -67,15 +66,7 @@ func resumeRounds(sid string) []datalog.RoundRecord {
 func resumedModel(t *testing.T, w, h int) *Model {
 	t.Helper()
 	ctx := context.Background()
-	db, err := datalog.Open(filepath.Join(t.TempDir(), "keel.db"), datalog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	sid, err := db.StartSession(ctx, datalog.Session{ProjectRoot: "/p", Started: time.Now()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, sid := testDatalog(t, "/p")
 	for _, r := range resumeRounds(sid) {
 		if err := db.WriteRound(ctx, r); err != nil {
 			t.Fatal(err)

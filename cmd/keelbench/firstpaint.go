@@ -57,14 +57,7 @@ func (r PaintResult) Metric(name string) (float64, bool) {
 // FirstPaint records the long session, then times the TUI's first paint
 // of it and of a new session, paintRuns times each.
 func FirstPaint(ctx context.Context, keel string, log io.Writer) (PaintResult, error) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		return PaintResult{}, ErrNoTmux
-	}
-	abs, err := filepath.Abs(keel)
-	if err != nil {
-		return PaintResult{}, fmt.Errorf("resolve %s: %w", keel, err)
-	}
-	d, err := makeDirs(false)
+	abs, d, err := tuiDirs(keel)
 	defer os.RemoveAll(d.Root)
 	if err != nil {
 		return PaintResult{}, err

@@ -37,18 +37,25 @@ type IdleResult struct {
 	WakeupsPerSec float64 // times any of its threads was scheduled in, per second
 }
 
+// tuiDirs makes what a TUI figure needs: tmux, keel's absolute path (the
+// pane starts in the project) and a fresh project and home. d.Root is to
+// be removed even on an error.
+func tuiDirs(keel string) (abs string, d Dirs, err error) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		return "", Dirs{}, ErrNoTmux
+	}
+	if abs, err = filepath.Abs(keel); err != nil {
+		return "", Dirs{}, fmt.Errorf("resolve %s: %w", keel, err)
+	}
+	d, err = makeDirs(false)
+	return abs, d, err
+}
+
 // TUIIdle starts bin/keel's TUI in a private tmux server against the fake
 // model, runs a short task, waits idleSettle, then returns the process's CPU
 // use and wake-ups over idleSample.
 func TUIIdle(ctx context.Context, keel string, log io.Writer) (IdleResult, error) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		return IdleResult{}, ErrNoTmux
-	}
-	abs, err := filepath.Abs(keel)
-	if err != nil {
-		return IdleResult{}, fmt.Errorf("resolve %s: %w", keel, err)
-	}
-	d, err := makeDirs(false)
+	abs, d, err := tuiDirs(keel)
 	defer os.RemoveAll(d.Root)
 	if err != nil {
 		return IdleResult{}, err

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -116,14 +115,7 @@ func (s *sessionScript) rounds() int {
 // TUISession runs the 1,000-round session in the TUI and reads keel's
 // memory from /proc/PID/status when it is over.
 func TUISession(ctx context.Context, keel string, log io.Writer) (SessionResult, error) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		return SessionResult{}, ErrNoTmux
-	}
-	abs, err := filepath.Abs(keel)
-	if err != nil {
-		return SessionResult{}, fmt.Errorf("resolve %s: %w", keel, err)
-	}
-	d, err := makeDirs(false)
+	abs, d, err := tuiDirs(keel)
 	defer os.RemoveAll(d.Root)
 	if err != nil {
 		return SessionResult{}, err
