@@ -30,6 +30,10 @@ type Filter struct {
 	Since   time.Time // started at or after
 	Limit   int       // 0: no limit
 	Offset  int
+	// Asked keeps only sessions that were asked something (a prompt or a
+	// round): a TUI opened and killed before its first prompt leaves an
+	// empty row that keel -c must not pick.
+	Asked bool
 }
 
 const sessionCols = `id, project_root, cwd, git_branch, provider, model, config_json, first_prompt,
@@ -80,6 +84,9 @@ func (db *DB) ListSessions(ctx context.Context, f Filter) ([]Session, error) {
 	if !f.Since.IsZero() {
 		q += ` AND started_at >= ?`
 		args = append(args, f.Since.UnixNano())
+	}
+	if f.Asked {
+		q += ` AND (first_prompt != '' OR rounds > 0 OR EXISTS (SELECT 1 FROM call_intents WHERE session_id = sessions.id))`
 	}
 	q += ` ORDER BY started_at DESC, id DESC`
 	if f.Limit > 0 || f.Offset > 0 {
@@ -149,9 +156,10 @@ func (db *DB) ResolveID(ctx context.Context, prefix string) (string, error) {
 	return ids[0], nil
 }
 
-// LatestSession returns the most recently started session of a project.
+// LatestSession returns the most recently started session of a project
+// that was asked something (Filter.Asked).
 func (db *DB) LatestSession(ctx context.Context, projectRoot string) (Session, error) {
-	list, err := db.ListSessions(ctx, Filter{Project: projectRoot, Limit: 1})
+	list, err := db.ListSessions(ctx, Filter{Project: projectRoot, Limit: 1, Asked: true})
 	if err != nil {
 		return Session{}, err
 	}

@@ -110,3 +110,39 @@ func TestLoadTranscriptTail(t *testing.T) {
 		}
 	}
 }
+
+// A session nothing was asked in (a TUI opened and killed before its
+// first prompt) is not the latest one to continue, and DropEmptySession
+// removes only such a session.
+func TestEmptySessions(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t, Options{})
+	asked := startTest(t, db, Session{ProjectRoot: "/p"})
+	if err := db.WriteRound(ctx, round(asked, 1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	prompted := startTest(t, db, Session{ProjectRoot: "/p"})
+	if err := db.SetFirstPrompt(ctx, prompted, "a prompt, killed before its round"); err != nil {
+		t.Fatal(err)
+	}
+	empty := startTest(t, db, Session{ProjectRoot: "/p"})
+	if got, err := db.LatestSession(ctx, "/p"); err != nil || got.ID != prompted {
+		t.Errorf("LatestSession = %s, %v; want the prompted session %s, not the empty %s", got.ID, err, prompted, empty)
+	}
+	for _, id := range []string{asked, prompted, empty} {
+		if err := db.DropEmptySession(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := db.ListSessions(ctx, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, s := range list {
+		ids = append(ids, s.ID)
+	}
+	if len(ids) != 2 || ids[0] != prompted || ids[1] != asked {
+		t.Errorf("after dropping: %v, want [%s %s]", ids, prompted, asked)
+	}
+}

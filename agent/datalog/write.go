@@ -145,6 +145,17 @@ func (db *DB) EndTask(ctx context.Context, id string, round int, transitions []S
 	})
 }
 
+// DropEmptySession deletes session id when nothing was recorded in it: no
+// prompt, no round, no unfinished call. A TUI opened and closed without a
+// prompt then leaves no row for keel -c, the picker or keel log to show.
+func (db *DB) DropEmptySession(ctx context.Context, id string) error {
+	return db.submit(ctx, "the empty session "+id, func(ctx context.Context, tx *wtx) error {
+		_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE id = ? AND first_prompt = '' AND rounds = 0
+			AND NOT EXISTS (SELECT 1 FROM call_intents WHERE session_id = ?)`, id, id)
+		return err
+	})
+}
+
 // ReopenSession clears the end of a session that is being resumed, so it
 // is listed as running again and later rounds continue its sequence.
 func (db *DB) ReopenSession(ctx context.Context, id string) error {

@@ -68,3 +68,38 @@ func TestHeadlessPrintsNoExitLineWhenPiped(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// A TUI opened and quit before any prompt leaves no session behind, so
+// keel -c continues the session that was asked something (it resumed the
+// empty one, and the model lost the conversation).
+func TestTUIWithoutPromptLeavesNoSession(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.Start(t, llmtest.Rounds(llmtest.TextRound("First answer."), llmtest.TextRound("Second answer.")))
+	home, dir := t.TempDir(), project(t)
+	env := []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "cfg"),
+		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=sk-tmux", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
+	if _, errOut, code := runKeelHome(t, home, srv, dir, "", "-p", "the first task"); code != 0 {
+		t.Fatalf("keel -p: exit %d: %s", code, errOut)
+	}
+	tm := startTmuxThenWait(t, env, dir)
+	tm.waitFor("Ask keel")
+	tm.keys("C-c")
+	tm.waitFor("again to quit")
+	tm.keys("C-c")
+	if screen := tm.waitFor("==keel exited 0=="); strings.Contains(screen, "saved; resume") {
+		t.Errorf("an exit line for a session without a prompt:\n%s", screen)
+	}
+	out, errOut, code := runKeelHome(t, home, nil, dir, "", "log", "--json")
+	var list []datalog.Session
+	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list) != 1 {
+		t.Fatalf("keel log after an empty TUI: exit %d, %v, %d sessions, want 1: %s%s", code, err, len(list), out, errOut)
+	}
+	if _, errOut, code := runKeelHome(t, home, srv, dir, "", "-c", "-p", "the second task"); code != 0 {
+		t.Fatalf("keel -c -p: exit %d: %s", code, errOut)
+	}
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1]
+	if !strings.Contains(string(last.Body), "the first task") {
+		t.Errorf("keel -c did not continue the first session: its request lacks the first task")
+	}
+}

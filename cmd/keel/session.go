@@ -51,6 +51,9 @@ func (b *builtSession) close(stderr io.Writer) {
 	}
 	var errs []error
 	if b.db != nil {
+		if id := b.session.ID(); id != "" && len(b.session.History()) == 0 {
+			errs = append(errs, b.db.DropEmptySession(context.Background(), id)) // opened and closed without a prompt
+		}
 		errs = append(errs, b.db.Close())
 	}
 	errs = append(errs, b.recorder.Close())
