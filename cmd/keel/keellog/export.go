@@ -64,7 +64,7 @@ func exportMarkdown(w io.Writer, d *datalog.SessionDetail) {
 	fmt.Fprintf(w, "# keel session %s\n\n", s.ID)
 	fmt.Fprintf(w, "- project: `%s`\n- model: %s/%s\n- started: %s\n- stop: %s\n- %d rounds, %d tool calls, %s\n",
 		s.ProjectRoot, s.Provider, s.Model, s.Started.Local().Format("2006-01-02 15:04:05"), s.StopReason,
-		s.Totals.Rounds, s.Totals.ToolCalls, money(s.Totals.Cost))
+		s.Totals.Rounds, s.Totals.ToolCalls, money(s.Totals.Cost, s.Totals.TokensIn+s.Totals.TokensOut))
 	for _, rd := range d.Rounds {
 		for _, m := range rd.Messages {
 			markdownMessage(w, m)

@@ -130,7 +130,7 @@ func runList(cmd *cobra.Command, db *datalog.DB, f listFlags, since time.Duratio
 	for _, s := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
 			abridge(s.ProjectRoot, 30), s.Totals.Rounds, s.Totals.ToolCalls, tokens(s.Totals.TokensIn+s.Totals.TokensOut),
-			money(s.Totals.Cost), s.StopReason, abridge(s.FirstPrompt, 50))
+			money(s.Totals.Cost, s.Totals.TokensIn+s.Totals.TokensOut), s.StopReason, abridge(s.FirstPrompt, 50))
 	}
 	return tw.Flush()
 }
@@ -167,7 +167,23 @@ func tokens(n int) string {
 	return strconv.Itoa(n)
 }
 
-func money(c float64) string { return fmt.Sprintf("$%.4f", c) }
+// count is n and a noun, with an s unless n is 1: "1 round", "2 rounds".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// money is an amount of dollars as the log shows it. The datalog stores 0
+// when the model had no price: tokens used at no cost read "price unknown",
+// not a misleading $0.0000.
+func money(c float64, tokens int) string {
+	if c == 0 && tokens > 0 {
+		return "price unknown"
+	}
+	return fmt.Sprintf("$%.4f", c)
+}
 
 func newPruneCommand(open func(bool) (*datalog.DB, error), stdin io.Reader) *cobra.Command {
 	var olderThan string
@@ -201,7 +217,7 @@ func runPrune(cmd *cobra.Command, db *datalog.DB, stdin io.Reader, age time.Dura
 		return nil
 	}
 	if !yes {
-		fmt.Fprintf(out, "Delete %d session(s) started before %s? [y/N] ", n, cutoff.Local().Format("2006-01-02 15:04"))
+		fmt.Fprintf(out, "Delete %s started before %s? [y/N] ", count(n, "session"), cutoff.Local().Format("2006-01-02 15:04"))
 		line, _ := bufio.NewReader(stdin).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
 			fmt.Fprintln(out, "nothing deleted")

@@ -187,3 +187,29 @@ func TestParseAge(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 rounds", 1: "1 round", 2: "2 rounds"} {
+		if got := count(n, "round"); got != want {
+			t.Errorf("count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestMoney(t *testing.T) {
+	cases := []struct {
+		usd    float64
+		tokens int
+		want   string
+	}{
+		{0.000448, 880, "$0.0004"},
+		{0, 880, "price unknown"}, // the datalog stores 0 when the model had no price
+		{0, 0, "$0.0000"},         // nothing used, nothing spent
+		{1.2345, 10, "$1.2345"},
+	}
+	for _, c := range cases {
+		if got := money(c.usd, c.tokens); got != c.want {
+			t.Errorf("money(%v, %d) = %q, want %q", c.usd, c.tokens, got, c.want)
+		}
+	}
+}

@@ -67,8 +67,8 @@ func printSession(w io.Writer, d *datalog.SessionDetail) {
 	s := d.Session
 	fmt.Fprintf(w, "session %s  %s  %s/%s  started %s  stop %s\n", s.ID, s.ProjectRoot, s.Provider, s.Model,
 		s.Started.Local().Format("2006-01-02 15:04:05"), s.StopReason)
-	fmt.Fprintf(w, "  %d rounds, %d tool calls, %d in / %d out / %d cached tokens, %s\n", s.Totals.Rounds,
-		s.Totals.ToolCalls, s.Totals.TokensIn, s.Totals.TokensOut, s.Totals.TokensCached, money(s.Totals.Cost))
+	fmt.Fprintf(w, "  %s, %s, %d in / %d out / %d cached tokens, %s\n", count(s.Totals.Rounds, "round"),
+		count(s.Totals.ToolCalls, "tool call"), s.Totals.TokensIn, s.Totals.TokensOut, s.Totals.TokensCached, money(s.Totals.Cost, s.Totals.TokensIn+s.Totals.TokensOut))
 	if s.FirstPrompt != "" {
 		fmt.Fprintf(w, "  prompt: %s\n", abridge(s.FirstPrompt, 100))
 	}
@@ -97,7 +97,7 @@ func printUnfinished(w io.Writer, calls []datalog.Intent) {
 func printRound(w io.Writer, rd *datalog.RoundDetail, width int) {
 	r := rd.Round
 	fmt.Fprintf(w, "round %d  task %d  %s (first token %s)  in %d out %d cached %d  %s  finish %s",
-		r.Seq, r.TaskSeq, dur(r.Duration), dur(r.FirstToken), r.TokensIn, r.TokensOut, r.TokensCached, money(r.Cost), r.FinishReason)
+		r.Seq, r.TaskSeq, dur(r.Duration), dur(r.FirstToken), r.TokensIn, r.TokensOut, r.TokensCached, money(r.Cost, r.TokensIn+r.TokensOut), r.FinishReason)
 	if r.Retries > 0 {
 		fmt.Fprintf(w, "  retries %d", r.Retries)
 	}

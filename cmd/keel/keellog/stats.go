@@ -60,7 +60,7 @@ func printStats(w io.Writer, st *datalog.Stats) {
 			first = dur(t.FirstEdit)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%s\n", datalog.ShortID(t.SessionID), t.Task, t.Rounds, t.ToolCalls,
-			t.Edits, first, t.TokensIn, t.TokensOut, money(t.Cost))
+			t.Edits, first, t.TokensIn, t.TokensOut, money(t.Cost, t.TokensIn+t.TokensOut))
 	}
 	tw.Flush()
 	section(w, "re-reads of the same region", len(st.ReReads), func(tw io.Writer) {
