@@ -335,7 +335,8 @@ func interventionRows(fired []Intervention) []datalog.Intervention {
 	rows := make([]datalog.Intervention, 0, len(fired))
 	for i, in := range fired {
 		figs, _ := json.Marshal(in.Figures)
-		rows = append(rows, datalog.Intervention{Index: i, Kind: in.Kind, AtToolCall: in.AtToolCall, Figures: figs, Message: in.Message})
+		rows = append(rows, datalog.Intervention{Index: i, Kind: in.Kind, AtToolCall: in.AtToolCall, Figures: figs, Message: in.Message,
+			Why: in.Why, Action: in.Action})
 	}
 	return rows
 }

@@ -203,12 +203,17 @@ func (b *logReplay) cards(rd *datalog.RoundDetail, last bool) {
 		}
 	}
 	for _, iv := range rd.Interventions {
-		in := agent.Intervention{Kind: clean(iv.Kind), AtToolCall: iv.AtToolCall, Message: clean(iv.Message), Reply: clean(iv.Reply)}
+		in := agent.Intervention{Kind: clean(iv.Kind), AtToolCall: iv.AtToolCall, Message: clean(iv.Message), Reply: clean(iv.Reply),
+			Why: clean(iv.Why), Action: clean(iv.Action)}
 		_ = json.Unmarshal(iv.Figures, &in.Figures)
 		if in.Kind == "reflection" && len(whys) > 0 {
-			in.Why, whys = clean(whys[0]), whys[1:]
+			if in.Why == "" { // a row from before migration 0007
+				in.Why = clean(whys[0])
+			}
+			whys = whys[1:]
 		}
 		switch {
+		case in.Action != "":
 		case in.Message != "":
 			in.Action = "inject"
 		case last:

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/keel-dev/keel/agent/datalog"
@@ -37,5 +39,36 @@ func TestResumedUndoNoteIsNotThePrompt(t *testing.T) {
 	}
 	if len(kinds) == 0 || kinds[0] != kindNotice || m.tr.entries[0].text != "The user ran keel undo since your last answer. keel undo reverted your changes to a.txt in task 1." {
 		t.Errorf("first entry = %v, want the undo note as a notice", m.tr.entries)
+	}
+}
+
+// A guard's card comes back with why it fired and what keel did, as it
+// showed live (the datalog keeps both since migration 0007).
+func TestResumedGuardCardKeepsWhy(t *testing.T) {
+	db, sid := testDatalog(t, "/p")
+	why := "turn ended with 1 changed file(s) unverified: greet.go"
+	rec := datalog.RoundRecord{Round: datalog.Round{SessionID: sid, Seq: 1, TaskSeq: 1, FinishReason: "stop"},
+		Messages:      []llm.Message{{Role: llm.RoleUser, Content: "fix greet"}, {Role: llm.RoleAssistant, Content: "Done."}},
+		Interventions: []datalog.Intervention{{Kind: "unverified", AtToolCall: 2, Why: why, Action: "ask", Message: ""}}}
+	if err := db.WriteRound(context.Background(), rec); err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.LoadTranscript(context.Background(), sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, 120, 30)
+	m.tr.loadLog(d)
+	var card *entry
+	for _, e := range m.tr.entries {
+		if e.kind == kindCard {
+			card = e
+		}
+	}
+	if card == nil || card.card.Why != why || card.card.Action != "ask" {
+		t.Fatalf("card = %+v, want why %q and action ask", card, why)
+	}
+	if screen := plain(m); !strings.Contains(screen, "greet.go") {
+		t.Errorf("the card's why is not on the screen:\n%s", screen)
 	}
 }

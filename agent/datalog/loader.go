@@ -86,12 +86,12 @@ func (l *loader) toolCalls(ctx context.Context) error {
 }
 
 func (l *loader) interventions(ctx context.Context) error {
-	return l.query(ctx, `SELECT round_seq, idx, kind, at_tool_call, figures_json, message, reply
+	return l.query(ctx, `SELECT round_seq, idx, kind, at_tool_call, figures_json, message, reply, why, action
 		FROM interventions WHERE session_id = ? AND round_seq BETWEEN ? AND ? ORDER BY round_seq, idx`,
 		func(rows *sql.Rows) (int, func(*RoundDetail), error) {
 			iv := Intervention{SessionID: l.id}
 			var fig string
-			err := rows.Scan(&iv.Round, &iv.Index, &iv.Kind, &iv.AtToolCall, &fig, &iv.Message, &iv.Reply)
+			err := rows.Scan(&iv.Round, &iv.Index, &iv.Kind, &iv.AtToolCall, &fig, &iv.Message, &iv.Reply, &iv.Why, &iv.Action)
 			if fig != "" {
 				iv.Figures = json.RawMessage(fig)
 			}

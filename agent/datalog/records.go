@@ -121,6 +121,8 @@ type Intervention struct {
 	Figures    json.RawMessage `json:"figures,omitempty"`
 	Message    string          `json:"message"`
 	Reply      string          `json:"reply"`
+	Why        string          `json:"why,omitempty"`    // what made it fire, as its card said
+	Action     string          `json:"action,omitempty"` // inject, ask or halt ("" in rows before migration 0007)
 }
 
 // PlanSnapshot is the plan as it stood after a change.

@@ -58,6 +58,7 @@ func (r *redactor) record(rec RoundRecord) RoundRecord {
 	for i := range rec.Interventions {
 		iv := &rec.Interventions[i]
 		iv.Kind, iv.Message, iv.Reply = r.String(iv.Kind), r.String(iv.Message), r.String(iv.Reply)
+		iv.Why, iv.Action = r.String(iv.Why), r.String(iv.Action)
 		iv.Figures = json.RawMessage(r.String(string(iv.Figures)))
 	}
 	rec.Plans = append([]PlanSnapshot(nil), rec.Plans...)

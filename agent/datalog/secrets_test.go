@@ -287,6 +287,9 @@ func TestProjectFilterMatchesRedactedRoot(t *testing.T) {
 	db := openTest(t, secOptions())
 	root := "/home/u/" + secToken + "/proj"
 	sid := startTest(t, db, Session{ProjectRoot: root})
+	if err := db.SetFirstPrompt(context.Background(), sid, "a prompt"); err != nil { // LatestSession skips empty sessions
+		t.Fatal(err)
+	}
 	s, err := db.LatestSession(context.Background(), root)
 	if err != nil || s.ID != sid || strings.Contains(s.ProjectRoot, secToken) {
 		t.Errorf("LatestSession(root with a secret) = %+v, %v; want %s stored redacted", s, err, sid)

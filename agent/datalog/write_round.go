@@ -136,7 +136,7 @@ func (p *preparedRound) insertInterventions(ctx context.Context, tx *wtx) error 
 	for i, iv := range p.rec.Interventions {
 		_, err := tx.exec(ctx, stInsertIntervention,
 			p.rec.Round.SessionID, p.rec.Round.Seq, i, iv.Kind, iv.AtToolCall, string(iv.Figures),
-			iv.Message, iv.Reply)
+			iv.Message, iv.Reply, iv.Why, iv.Action)
 		if err != nil {
 			return err
 		}

@@ -54,7 +54,7 @@ var stmtSQL = [numStmts]string{
 		arguments, result, result_size, is_error, duration_ns, permission, decided_by, verified)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stInsertIntervention: `INSERT INTO interventions (session_id, round_seq, idx, kind,
-		at_tool_call, figures_json, message, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		at_tool_call, figures_json, message, reply, why, action) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stInsertPlan: `INSERT INTO plan_snapshots (session_id, round_seq, attempt, status,
 		json, at) VALUES (?, ?, ?, ?, ?, ?)`,
 	stInsertTransition: `INSERT INTO state_transitions (session_id, round_seq, from_state,
