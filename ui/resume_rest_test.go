@@ -119,3 +119,21 @@ func transcriptText(m *Model) string {
 	}
 	return b.String()
 }
+
+// A resumed session's status bar and /cost count what the session used
+// before this run, not only this run's (the agent counts from zero).
+func TestResumedStatusCountsEarlierUse(t *testing.T) {
+	d := &datalog.SessionDetail{Session: datalog.Session{ID: "s1", Totals: datalog.Totals{TokensIn: 1000, TokensOut: 100, Cost: 0.5}}}
+	dark := true
+	s := agent.New(agent.Options{ProviderName: "openai", Model: "gpt-test", SessionID: "s1"})
+	t.Cleanup(s.Close)
+	m := New(Options{Session: s, Bridge: NewBridge(), Resumed: d, ProviderLabel: "openai", Model: "gpt-test", Dark: &dark, Width: 120, Height: 20})
+	if bar := plain(m); !strings.Contains(bar, "$0.50") || !strings.Contains(bar, "1,000 in") && !strings.Contains(bar, "1.0k in") {
+		t.Errorf("the resumed bar does not count the earlier use:\n%s", bar)
+	}
+	cost := 0.25
+	send(m, events(agent.UsageUpdated{Session: llm.Usage{PromptTokens: 500, CompletionTokens: 50}, CostUSD: &cost}))
+	if bar := plain(m); !strings.Contains(bar, "$0.75") {
+		t.Errorf("after this run's use the bar lacks $0.75:\n%s", bar)
+	}
+}

@@ -24,7 +24,13 @@ type statusBar struct {
 	ctxTokens  int
 	tokensIn   int
 	tokensOut  int
-	cost       *float64 // the session's (this run's); nil when no price is known
+	cost       *float64 // the session's; nil when no price is known
+	// base is what a resumed session had used before this run (its
+	// datalog totals); the agent counts this run's from zero.
+	base struct {
+		in, out int
+		cost    float64
+	}
 	task       llm.Usage
 	taskBase   float64 // the session's cost when the current task began
 	toolCalls  int
@@ -36,8 +42,14 @@ type statusBar struct {
 
 // newStatusBar is the bar for a session's provider and model.
 func newStatusBar(opts Options) statusBar {
-	return statusBar{provider: opts.ProviderLabel, model: opts.Model, demo: opts.Demo,
+	s := statusBar{provider: opts.ProviderLabel, model: opts.Model, demo: opts.Demo,
 		window: opts.ContextWindow, cadence: opts.Cadence}
+	if r := opts.Resumed; r != nil {
+		t := r.Session.Totals
+		s.base.in, s.base.out, s.base.cost = t.TokensIn, t.TokensOut, t.Cost
+		s.tokensIn, s.tokensOut, s.cost = t.TokensIn, t.TokensOut, loggedCost(t.Cost, t.TokensIn+t.TokensOut)
+	}
+	return s
 }
 
 // setHint shows one transient line instead of the bar ("" clears it).
@@ -106,8 +118,12 @@ func (s *statusBar) usage(u agent.UsageUpdated) {
 	if u.ContextWindow > 0 {
 		s.window = u.ContextWindow
 	}
-	s.tokensIn, s.tokensOut = u.Session.PromptTokens, u.Session.CompletionTokens
-	s.cost = u.CostUSD
+	s.tokensIn, s.tokensOut = s.base.in+u.Session.PromptTokens, s.base.out+u.Session.CompletionTokens
+	s.cost = nil
+	if u.CostUSD != nil {
+		c := s.base.cost + *u.CostUSD
+		s.cost = &c
+	}
 	s.toolCalls = u.ToolCalls
 	s.nextCheck = u.NextCheckpointIn
 }
