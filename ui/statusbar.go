@@ -13,18 +13,18 @@ import (
 // statusBar shows the agent's state, provider and model, context use,
 // tokens and cost, tool calls and the next checkpoint.
 type statusBar struct {
-	state      agent.State
-	detail     string        // the state's detail, e.g. the halt reason
-	retryIn    time.Duration // the countdown to a rate-limited retry
-	retryAt    time.Time     // when it ends, fixed at the first tick
-	provider   string
-	model      string
-	demo       bool
-	window     int // context window, tokens
-	ctxTokens  int
-	tokensIn   int
-	tokensOut  int
-	cost       *float64 // the session's; nil when no price is known
+	state     agent.State
+	detail    string        // the state's detail, e.g. the halt reason
+	retryIn   time.Duration // the countdown to a rate-limited retry
+	retryAt   time.Time     // when it ends, fixed at the first tick
+	provider  string
+	model     string
+	demo      bool
+	window    int // context window, tokens
+	ctxTokens int
+	tokensIn  int
+	tokensOut int
+	cost      *float64 // the session's; nil when no price is known
 	// base is what a resumed session had used before this run (its
 	// datalog totals); the agent counts this run's from zero.
 	base struct {
@@ -47,7 +47,10 @@ func newStatusBar(opts Options) statusBar {
 	if r := opts.Resumed; r != nil {
 		t := r.Session.Totals
 		s.base.in, s.base.out, s.base.cost = t.TokensIn, t.TokensOut, t.Cost
-		s.tokensIn, s.tokensOut, s.cost = t.TokensIn, t.TokensOut, loggedCost(t.Cost, t.TokensIn+t.TokensOut)
+		s.tokensIn, s.tokensOut = t.TokensIn, t.TokensOut
+		if t.TokensIn+t.TokensOut > 0 { // nothing used: no cost to show yet, as in a new session
+			s.cost = loggedCost(t.Cost, t.TokensIn+t.TokensOut)
+		}
 	}
 	return s
 }
