@@ -78,6 +78,7 @@ Run it with no arguments for the terminal UI, or with -p for headless mode.`,
 	a.defineFlags(root)
 	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodesHelp + "\n")
 	root.AddCommand(a.versionCommand(), a.configCommand(), a.logCommand(), a.undoCommand(), a.trustCommand(), a.evalCommand(), a.mcpCommand())
+	strictBuiltins(root)
 	markArgErrors(root)
 	return root
 }

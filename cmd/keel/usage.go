@@ -60,6 +60,31 @@ func subPath(cmd *cobra.Command) string {
 	return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name())
 }
 
+// strictBuiltins makes cobra's own help and completion commands refuse a
+// topic or shell they do not know (a usage error, exit 2) instead of
+// printing help and exiting 0. They are added here, before markArgErrors,
+// rather than lazily when the root command runs.
+func strictBuiltins(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			c.Args = func(c *cobra.Command, args []string) error {
+				if found, rest, err := c.Root().Find(args); len(args) > 0 && (err != nil || found == c.Root() || len(rest) > 0) {
+					return usageError(fmt.Errorf("keel has no command %q to explain; keel --help lists them", strings.Join(args, " ")))
+				}
+				return nil
+			}
+		case "completion":
+			// Runnable, so cobra checks its arguments: a shell it does not
+			// know is "unknown command", made a sentence by markArgErrors.
+			c.Args = cobra.NoArgs
+			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		}
+	}
+}
+
 // markArgErrors makes every command's argument errors usage errors (exit
 // status 2) with a sentence, walking the tree from cmd. Commands whose Args
 // already say what they want (keellog's) keep their sentence.

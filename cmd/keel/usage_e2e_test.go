@@ -41,6 +41,9 @@ func TestUsageErrorsExit2WithASentence(t *testing.T) {
 		{[]string{"mcp", "bogus"}, `keel mcp has no command "bogus"`},
 		{[]string{"log", "bogus"}, `keel log has no command "bogus"`},
 		{[]string{"version", "extra"}, "keel version takes no arguments"},
+		{[]string{"help", "bogus"}, `keel has no command "bogus" to explain`},
+		{[]string{"help", "log", "bogus"}, `keel has no command "log bogus" to explain`},
+		{[]string{"completion", "bogus"}, `keel completion has no command "bogus"`},
 		{[]string{"trust", "a", "b"}, "keel trust takes at most one argument"},
 		{[]string{"eval", "--runs", "x"}, "--runs wants a whole number"},
 	}
