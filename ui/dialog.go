@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -20,7 +21,31 @@ type dialogs struct {
 	typing  bool // entering a deny reason or guidance
 	text    editor
 	keys    DialogKeys
+	// guardUntil: keys that reach a question before this were typed for
+	// the input, not for it (the user was typing when it opened), and are
+	// dropped rather than taken as an answer ("a" allows a call).
+	guardUntil time.Time
 }
+
+// typeAheadWindow is how recently the user must have typed into the
+// input for a question opening now to ignore keys for typeAheadGuard.
+const (
+	typeAheadWindow = time.Second
+	typeAheadGuard  = 600 * time.Millisecond
+)
+
+// opened notes that a question became visible at now; lastTyped is when
+// the user last typed a character into the input.
+func (d *dialogs) opened(now, lastTyped time.Time) {
+	d.guardUntil = time.Time{}
+	if !lastTyped.IsZero() && now.Sub(lastTyped) < typeAheadWindow {
+		d.guardUntil = now.Add(typeAheadGuard)
+	}
+}
+
+// typedAhead reports a key that arrived while the question guards
+// against keys typed for the input.
+func (d *dialogs) typedAhead(now time.Time) bool { return now.Before(d.guardUntil) }
 
 func newDialogs(keys KeyMap) dialogs {
 	return dialogs{text: newEditor("> ", 3, false, keys.Edit), keys: keys.Dialog}

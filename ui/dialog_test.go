@@ -224,3 +224,71 @@ func TestWindowTitleFollowsTheState(t *testing.T) {
 		t.Errorf("after the task stopped: %q", got)
 	}
 }
+
+// A permission question that opens while the user types must not take
+// the next keys as its answer ("a" allows a call the user never read);
+// after the guard, or when the user was not typing, keys answer it.
+func TestDialogIgnoresTypeAhead(t *testing.T) {
+	cases := []struct {
+		name       string
+		typedAgo   time.Duration // before the question opened; 0: nothing typed
+		pressAfter time.Duration // after it opened
+		answered   bool
+	}{
+		{"typing when it opened, key at once", 200 * time.Millisecond, 100 * time.Millisecond, false},
+		{"typing when it opened, key after the guard", 200 * time.Millisecond, typeAheadGuard + time.Millisecond, true},
+		{"typed long before", typeAheadWindow + time.Millisecond, 100 * time.Millisecond, true},
+		{"nothing typed", 0, 10 * time.Millisecond, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newTestModel(t, 100, 30)
+			clock := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+			m.now = func() time.Time { return clock }
+			if c.typedAgo > 0 {
+				clock = clock.Add(-c.typedAgo)
+				send(m, press("s"), press("a"), press("y"))
+				clock = clock.Add(c.typedAgo)
+			}
+			reply := askAsync(t, m, agent.PermissionRequest{CallID: "c1", Tool: "run_command", Args: `{"command":"rm -rf build"}`})
+			clock = clock.Add(c.pressAfter)
+			send(m, press("a"))
+			if got := m.dialogs.active(); got == c.answered {
+				t.Fatalf("dialog active = %v after the key, want answered %v", got, c.answered)
+			}
+			if c.answered {
+				if rep := waitReply(t, reply); !rep.Allow {
+					t.Errorf("reply = %+v, want allowed", rep)
+				}
+				return
+			}
+			if !strings.Contains(plain(m), "not taken as an answer") {
+				t.Errorf("no hint says the key was ignored:\n%s", plain(m))
+			}
+			clock = clock.Add(typeAheadGuard)
+			send(m, press("a"))
+			if rep := waitReply(t, reply); !rep.Allow {
+				t.Errorf("after the guard: reply = %+v, want allowed", rep)
+			}
+		})
+	}
+}
+
+// Typing a prompt and sending it is not typing ahead: the question the
+// prompt leads to answers the next key at once.
+func TestDialogAfterASentPromptTakesKeys(t *testing.T) {
+	m := newTestModel(t, 100, 30)
+	clock := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	m.now = func() time.Time { return clock }
+	for _, r := range "fix it" {
+		send(m, press(string(r)))
+	}
+	send(m, press("enter"))
+	clock = clock.Add(50 * time.Millisecond)
+	reply := askAsync(t, m, agent.PermissionRequest{CallID: "c1", Tool: "run_command", Args: `{"command":"go test"}`})
+	clock = clock.Add(50 * time.Millisecond)
+	send(m, press("a"))
+	if rep := waitReply(t, reply); !rep.Allow {
+		t.Errorf("reply = %+v, want allowed", rep)
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -38,6 +39,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
+	if msg.Text != "" {
+		m.lastTyped = m.now()
+	}
 	return m.edit(msg)
 }
 
@@ -46,6 +50,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case m.dialogs.active():
+		if m.dialogs.typedAhead(m.now()) {
+			m.status.setHint("a question opened as you typed: that key was not taken as an answer")
+			return nil, true
+		}
 		line, cmd := m.dialogs.key(msg)
 		if line != "" {
 			m.notice(line)
@@ -83,6 +91,7 @@ func (m *Model) screenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Cancel):
 		return m.escape(), true
 	case key.Matches(msg, k.Send):
+		m.lastTyped = time.Time{} // sent (a prompt, a !command, a /command): not typed ahead of a question
 		return m.send(), true
 	case key.Matches(msg, k.Plan):
 		m.togglePlan()

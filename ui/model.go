@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -21,6 +22,8 @@ type Model struct {
 	// resumedTail is where the transcript holds a resumed session's last
 	// rounds (entries [0]:[1]) until its whole record replaces them.
 	resumedTail [2]int
+	now         func() time.Time // the clock of the type-ahead guard (tests set it)
+	lastTyped   time.Time        // when a character was last typed into the input
 
 	tr      *transcript // the conversation, and the round that is streaming
 	plan    planPanel
@@ -66,6 +69,7 @@ func New(opts Options) *Model {
 		status:  newStatusBar(opts),
 		input:   newInput(st, keys, opts.Workspace),
 		dialogs: newDialogs(keys),
+		now:     time.Now,
 		width:   opts.Width,
 		height:  opts.Height,
 	}
@@ -116,6 +120,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.handleEvents(msg), m.drain())
 	case requestMsg:
 		m.dialogs.push(msg.r)
+		if len(m.dialogs.pending) == 1 {
+			m.dialogs.opened(m.now(), m.lastTyped)
+		}
 		if msg.gen != m.gen {
 			return m, nil // the replaced session's drain ends here
 		}
