@@ -3,6 +3,7 @@ package datalog
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/keel-dev/keel/agent/llm"
 )
@@ -117,15 +118,15 @@ func TestLoadTranscriptTail(t *testing.T) {
 func TestEmptySessions(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t, Options{})
-	asked := startTest(t, db, Session{ProjectRoot: "/p"})
+	asked := startTest(t, db, Session{ProjectRoot: "/p", Started: t0.Add(time.Second)})
 	if err := db.WriteRound(ctx, round(asked, 1, 1)); err != nil {
 		t.Fatal(err)
 	}
-	prompted := startTest(t, db, Session{ProjectRoot: "/p"})
+	prompted := startTest(t, db, Session{ProjectRoot: "/p", Started: t0.Add(2 * time.Second)})
 	if err := db.SetFirstPrompt(ctx, prompted, "a prompt, killed before its round"); err != nil {
 		t.Fatal(err)
 	}
-	empty := startTest(t, db, Session{ProjectRoot: "/p"})
+	empty := startTest(t, db, Session{ProjectRoot: "/p", Started: t0.Add(3 * time.Second)})
 	if got, err := db.LatestSession(ctx, "/p"); err != nil || got.ID != prompted {
 		t.Errorf("LatestSession = %s, %v; want the prompted session %s, not the empty %s", got.ID, err, prompted, empty)
 	}
