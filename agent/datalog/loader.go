@@ -21,21 +21,13 @@ type loader struct {
 // calls fn for each row with the round it belongs to; fn's first scanned
 // column must be round_seq.
 func (l *loader) query(ctx context.Context, q string, fn func(*sql.Rows) (int, func(*RoundDetail), error)) error {
-	rows, err := l.tx.QueryContext(ctx, q, l.id, l.first, l.last)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return eachRow(ctx, l.tx, q, []any{l.id, l.first, l.last}, func(rows *sql.Rows) error {
 		round, add, err := fn(rows)
-		if err != nil {
-			return err
-		}
-		if rd := l.byRound[round]; rd != nil && add != nil {
+		if rd := l.byRound[round]; err == nil && rd != nil && add != nil {
 			add(rd)
 		}
-	}
-	return rows.Err()
+		return err
+	})
 }
 
 func (l *loader) rounds(ctx context.Context) error {

@@ -173,17 +173,7 @@ func (l *backfillLoader) round(sid string, seq int) *bfRound {
 
 // each runs q over the loader's id range and scan on every row.
 func (l *backfillLoader) each(ctx context.Context, q string, scan func(*sql.Rows) error) error {
-	rows, err := l.tx.QueryContext(ctx, q, l.lo, l.hi)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachRow(ctx, l.tx, q, []any{l.lo, l.hi}, scan)
 }
 
 func (l *backfillLoader) roundRows(ctx context.Context) error {

@@ -131,7 +131,17 @@ func (s *search) run(ctx context.Context, terms []string, or bool) ([]Hit, error
 
 // each runs q and scan on every row.
 func (s *search) each(ctx context.Context, q string, args []any, scan func(*sql.Rows) error) error {
-	rows, err := s.db.read.QueryContext(ctx, q, args...)
+	return eachRow(ctx, s.db.read, q, args, scan)
+}
+
+// querier is what eachRow queries: the read pool or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// eachRow runs query on db and scan on every row it returns.
+func eachRow(ctx context.Context, db querier, query string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}

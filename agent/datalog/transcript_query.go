@@ -2,6 +2,7 @@ package datalog
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 )
@@ -43,24 +44,24 @@ func (db *DB) fillContents(ctx context.Context, id string, first int, rounds []*
 	if len(byID) == 0 {
 		return nil
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT id, before, after FROM file_changes
+	err := eachRow(ctx, db.read, `SELECT id, before, after FROM file_changes
 		WHERE session_id = ? AND round_seq >= ? AND by_command = 0 AND splices = ''
-		AND COALESCE(length(before), 0) + COALESCE(length(after), 0) <= ?`, id, first, maxTranscriptContent)
+		AND COALESCE(length(before), 0) + COALESCE(length(after), 0) <= ?`, []any{id, first, maxTranscriptContent},
+		func(rows *sql.Rows) error {
+			var fid int64
+			var before, after []byte
+			if err := rows.Scan(&fid, &before, &after); err != nil {
+				return err
+			}
+			if fc := byID[fid]; fc != nil {
+				fc.Before, fc.After = before, after
+			}
+			return nil
+		})
 	if err != nil {
 		return fmt.Errorf("load file changes of session %s: %w", id, err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var fid int64
-		var before, after []byte
-		if err := rows.Scan(&fid, &before, &after); err != nil {
-			return fmt.Errorf("load file changes of session %s: %w", id, err)
-		}
-		if fc := byID[fid]; fc != nil {
-			fc.Before, fc.After = before, after
-		}
-	}
-	return rows.Err()
+	return nil
 }
 
 // dropRestored removes from each history-replacing round the messages
