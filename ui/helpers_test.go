@@ -127,6 +127,19 @@ func golden(t *testing.T, m *Model, name string) {
 
 func intp(i int) *int { return &i }
 
+// resumedSession is the agent session keel -c makes for session sid: its
+// history loaded from db.
+func resumedSession(t *testing.T, db *datalog.DB, sid string) *agent.Session {
+	t.Helper()
+	hist, err := db.LoadHistory(context.Background(), sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := agent.New(agent.Options{ProviderName: "openai", Model: "gpt-test", History: hist, SessionID: sid})
+	t.Cleanup(s.Close)
+	return s
+}
+
 // testDatalog opens a real datalog in a temporary directory, closed when
 // the test ends, and starts a session of project root in it.
 func testDatalog(t *testing.T, root string) (*datalog.DB, string) {

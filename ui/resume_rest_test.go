@@ -29,10 +29,7 @@ func longResumed(t *testing.T, tail int) (*Model, *datalog.SessionDetail) {
 			t.Fatal(err)
 		}
 	}
-	hist, err := db.LoadHistory(ctx, sid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := resumedSession(t, db, sid)
 	d, err := db.LoadTranscriptTail(ctx, sid, tail)
 	if err != nil {
 		t.Fatal(err)
@@ -41,8 +38,6 @@ func longResumed(t *testing.T, tail int) (*Model, *datalog.SessionDetail) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := agent.New(agent.Options{ProviderName: "openai", Model: "gpt-test", History: hist, SessionID: sid})
-	t.Cleanup(s.Close)
 	dark := true
 	m := New(Options{Session: s, Bridge: NewBridge(), Resumed: d, ResumedRest: func() *datalog.SessionDetail { return whole },
 		ProviderLabel: "openai", Model: "gpt-test", ContextWindow: 128000, Dark: &dark, Width: 100, Height: 24})

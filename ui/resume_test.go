@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
 )
@@ -75,16 +74,11 @@ func resumedModel(t *testing.T, w, h int) *Model {
 	if err := db.EndTask(ctx, sid, 2, []datalog.StateTransition{{From: "thinking", To: "halted", Detail: "max_turns", At: time.Now()}}, nil, "max_turns", datalog.Totals{Rounds: 2}); err != nil {
 		t.Fatal(err)
 	}
-	hist, err := db.LoadHistory(ctx, sid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := resumedSession(t, db, sid)
 	d, err := db.LoadTranscript(ctx, sid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := agent.New(agent.Options{ProviderName: "openai", Model: "gpt-test", History: hist, SessionID: sid})
-	t.Cleanup(s.Close)
 	dark := true
 	return New(Options{Session: s, Bridge: NewBridge(), Resumed: d, ProviderLabel: "openai", Model: "gpt-test",
 		ContextWindow: 128000, Cadence: 2, Dark: &dark, Width: w, Height: h})
