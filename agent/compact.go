@@ -122,7 +122,7 @@ func (s *Session) summarize(ctx context.Context, msgs []llm.Message) (string, ll
 // and the current plan (project instructions stay in the system prompt).
 func (s *Session) compactedPreamble(prompt, summary string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[keel compacted the earlier conversation to fit the context window.]\n\nThe task: %s\n\nSummary of the work so far:\n%s\n", prompt, strings.TrimSpace(summary))
+	fmt.Fprintf(&b, "%s to fit the context window.]\n\nThe task: %s\n\nSummary of the work so far:\n%s\n", llm.CompactedMark, prompt, strings.TrimSpace(summary))
 	if p := s.Plan(); p != nil {
 		data, _ := json.Marshal(p)
 		fmt.Fprintf(&b, "\nThe current plan (keep it up to date with update_plan):\n%s\n", data)

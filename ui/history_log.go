@@ -12,14 +12,6 @@ import (
 	"github.com/keel-dev/keel/tools"
 )
 
-// compactedMark opens the message a compaction puts in place of the
-// history it summarised (agent's compactedPreamble).
-const compactedMark = "[keel compacted the earlier conversation"
-
-// keelNoteMark opens a note keel adds to a resumed history (cmd/keel's
-// undo note).
-const keelNoteMark = "[keel] "
-
 // loadLog fills the transcript from the datalog's record of a resumed
 // session, as it looked live: each call with its recorded outcome
 // (denied, failed with its duration, or done), the cards discipline
@@ -66,10 +58,10 @@ func (b *logReplay) round(rd *datalog.RoundDetail, last bool) {
 	for _, m := range rd.Messages {
 		switch m.Msg.Role {
 		case llm.RoleUser:
-			if strings.HasPrefix(m.Msg.Content, compactedMark) {
+			if strings.HasPrefix(m.Msg.Content, llm.CompactedMark) {
 				continue // a compaction's summary, which stands for what the transcript already shows
 			}
-			if note, ok := strings.CutPrefix(m.Msg.Content, keelNoteMark); ok {
+			if note, ok := strings.CutPrefix(m.Msg.Content, llm.NoteMark); ok {
 				b.t.notice(strings.TrimSpace(note)) // keel's own word to the model (an undo since the last answer), not a prompt
 				continue
 			}

@@ -77,7 +77,7 @@ func roundDocs(rec RoundRecord, msgs []llm.Message, at int64) []recallDoc {
 func promptOf(msgs []llm.Message, reset bool) string {
 	prompt := ""
 	for _, m := range msgs {
-		if m.Role != llm.RoleUser || strings.HasPrefix(m.Content, "[keel") {
+		if m.Role != llm.RoleUser || llm.FromKeel(m.Content) {
 			continue
 		}
 		if !reset {

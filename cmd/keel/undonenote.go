@@ -28,7 +28,7 @@ func undoneNote(ctx context.Context, db *datalog.DB, id, root string) *llm.Messa
 // (changed by commands) it left as they were.
 func undoneText(changes []datalog.UndoneChange, root string) string {
 	var b strings.Builder
-	b.WriteString("[keel] The user ran keel undo since your last answer.")
+	b.WriteString(llm.NoteMark + "The user ran keel undo since your last answer.")
 	for i := 0; i < len(changes); {
 		task := changes[i].TaskSeq
 		var reverted, left []string
