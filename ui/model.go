@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/datalog"
 )
 
 // Model is keel's root Bubble Tea model. It routes messages to its
@@ -237,7 +238,9 @@ func (m *Model) showSession(s *agent.Session) {
 	if p := s.Plan(); p != nil {
 		m.plan.setPlan(*p)
 	}
+	m.status.startUsage(datalog.Totals{})
 	if r := m.opts.Resumed; r != nil && r.Session.ID == s.ID() {
+		m.status.startUsage(r.Session.Totals)
 		start := len(m.tr.entries)
 		m.tr.loadLog(r)
 		if r.Tail {

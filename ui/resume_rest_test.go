@@ -131,4 +131,10 @@ func TestResumedStatusCountsEarlierUse(t *testing.T) {
 	if bar := plain(m); !strings.Contains(bar, "$0.75") {
 		t.Errorf("after this run's use the bar lacks $0.75:\n%s", bar)
 	}
+	other := agent.New(agent.Options{ProviderName: "openai", Model: "gpt-test", SessionID: "s2"})
+	t.Cleanup(other.Close)
+	send(m, SessionMsg{Session: other, ProviderLabel: "openai", Model: "gpt-test"})
+	if bar := plain(m); !strings.Contains(bar, "0 in · 0 out") || strings.Contains(bar, "$0.") {
+		t.Errorf("another session keeps the first one's figures:\n%s", bar)
+	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
 )
 
@@ -42,17 +43,19 @@ type statusBar struct {
 
 // newStatusBar is the bar for a session's provider and model.
 func newStatusBar(opts Options) statusBar {
-	s := statusBar{provider: opts.ProviderLabel, model: opts.Model, demo: opts.Demo,
+	return statusBar{provider: opts.ProviderLabel, model: opts.Model, demo: opts.Demo,
 		window: opts.ContextWindow, cadence: opts.Cadence}
-	if r := opts.Resumed; r != nil {
-		t := r.Session.Totals
-		s.base.in, s.base.out, s.base.cost = t.TokensIn, t.TokensOut, t.Cost
-		s.tokensIn, s.tokensOut = t.TokensIn, t.TokensOut
-		if t.TokensIn+t.TokensOut > 0 { // nothing used: no cost to show yet, as in a new session
-			s.cost = loggedCost(t.Cost, t.TokensIn+t.TokensOut)
-		}
+}
+
+// startUsage starts the session's figures from what it used before this
+// run (a resumed session's datalog totals; zero for a new one).
+func (s *statusBar) startUsage(t datalog.Totals) {
+	s.base.in, s.base.out, s.base.cost = t.TokensIn, t.TokensOut, t.Cost
+	s.tokensIn, s.tokensOut, s.cost = t.TokensIn, t.TokensOut, nil
+	s.task, s.taskBase, s.toolCalls = llm.Usage{}, 0, 0
+	if t.TokensIn+t.TokensOut > 0 { // nothing used: no cost to show yet, as in a new session
+		s.cost = loggedCost(t.Cost, t.TokensIn+t.TokensOut)
 	}
-	return s
 }
 
 // setHint shows one transient line instead of the bar ("" clears it).
