@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/keel-dev/keel/agent/datalog"
 )
 
 // costText is how ui shows an amount of dollars, everywhere: nil (no
@@ -35,7 +37,7 @@ func costText(usd *float64) string {
 // loggedCost reads a cost from the datalog, which stores 0 when no price
 // was configured: a round that used tokens and cost nothing had no price.
 func loggedCost(usd float64, tokens int) *float64 {
-	if usd == 0 && tokens > 0 {
+	if !datalog.CostKnown(usd, tokens) {
 		return nil
 	}
 	return &usd

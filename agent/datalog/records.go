@@ -197,3 +197,8 @@ type RoundRecord struct {
 	// Options.CaptureBodies.
 	Request, Response []byte
 }
+
+// CostKnown reports whether a stored cost is a price at all: keel stores
+// 0 when the model has no price, so tokens used at no cost mean the price
+// was unknown (and nothing used costs a known $0).
+func CostKnown(cost float64, tokens int) bool { return cost != 0 || tokens == 0 }

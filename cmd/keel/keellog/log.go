@@ -179,7 +179,7 @@ func count(n int, noun string) string {
 // when the model had no price: tokens used at no cost read "price unknown",
 // not a misleading $0.0000.
 func money(c float64, tokens int) string {
-	if c == 0 && tokens > 0 {
+	if !datalog.CostKnown(c, tokens) {
 		return "price unknown"
 	}
 	return fmt.Sprintf("$%.4f", c)
