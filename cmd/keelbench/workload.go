@@ -133,7 +133,7 @@ func makeDirs(noDatalog bool) (Dirs, error) {
 // env is the child's whole environment: nothing leaks in from the caller
 // except PATH, so a user's config or datalog is never touched.
 func (d Dirs) env(baseURL string) []string {
-	return []string{
+	env := []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + d.Home,
 		"XDG_CONFIG_HOME=" + d.ConfigHome(),
@@ -143,4 +143,11 @@ func (d Dirs) env(baseURL string) []string {
 		"TERM=xterm-256color",
 		"KEEL_CPUPROFILE=" + os.Getenv("KEEL_CPUPROFILE"), // profile keel itself when set
 	}
+	// The Go runtime's knobs reach keel when set, for A/B runs.
+	for _, name := range []string{"GOMAXPROCS", "GODEBUG", "GOGC", "GOMEMLIMIT"} {
+		if v, ok := os.LookupEnv(name); ok {
+			env = append(env, name+"="+v)
+		}
+	}
+	return env
 }
