@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"runtime"
 	"sort"
+
+	"github.com/keel-dev/keel/internal/procs"
 )
 
 // searchGo is grep without rg, with rg's defaults: binary files (a NUL
@@ -32,7 +33,9 @@ func searchGo(ctx context.Context, ws *Workspace, q grepQuery) ([]grepFile, bool
 	defer cancel()
 	ign := ws.ignorerFor(q.base)
 	w := &grepWalk{ctx: ctx, cancel: cancel, fsys: fsys, q: q, m: m, ign: ign}
-	files := w.run(ign.levelsAbove(q.base), runtime.GOMAXPROCS(0))
+	workers, release := procs.Wide() // the walk is the one place keel computes in parallel
+	files := w.run(ign.levelsAbove(q.base), workers)
+	release()
 	truncated := w.matches.Load() >= grepMaxCollect
 	if err := ctx.Err(); err != nil && !truncated {
 		return nil, false, err

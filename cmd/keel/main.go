@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/keel-dev/keel/internal/procs"
 	"github.com/keel-dev/keel/tools/sandbox"
 )
 
@@ -17,6 +18,7 @@ import (
 var version = "dev"
 
 func main() {
+	procs.Narrow() // one processor: keel hands off more than it computes
 	sandbox.Main() // keel started as run_command's helper runs only that
 	// A command keel runs must not read keel's environment (API keys).
 	_ = sandbox.HideProcess()
