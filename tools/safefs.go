@@ -63,6 +63,9 @@ func openDir(dir string) (*os.Root, error) {
 // limit caps the size read (0: no cap); larger files return their info
 // with errTooLarge.
 func readAt(abs string, limit int64) ([]byte, fs.FileInfo, error) {
+	if ok, data, fi, err := readAtFast(abs, limit); ok {
+		return data, fi, err
+	}
 	r, err := openDir(filepath.Dir(abs))
 	if err != nil {
 		return nil, nil, err
@@ -190,6 +193,9 @@ func openChecked(abs string) (*os.File, error) {
 
 // statAt is the file abs's info, through its checked directory.
 func statAt(abs string) (fs.FileInfo, error) {
+	if fi, ok := statAtFast(abs); ok {
+		return fi, nil
+	}
 	r, err := openDir(filepath.Dir(abs))
 	if err != nil {
 		return nil, err
