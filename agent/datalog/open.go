@@ -77,10 +77,11 @@ func Open(path string, opts Options) (*DB, error) {
 	if err := db.openWriter(migs); err != nil {
 		return nil, err
 	}
+	// The read pool connects on its first query: a headless run that never
+	// reads does not pay for a connection and its copy of the schema.
 	db.read, err = sql.Open("sqlite", dsn(path, opts.BusyTimeout, true))
 	if err == nil {
 		db.read.SetMaxOpenConns(4)
-		err = db.read.Ping()
 	}
 	if err != nil {
 		db.Close()

@@ -11,14 +11,18 @@ import (
 )
 
 // writerState runs on the writer goroutine, between transactions of
-// other ops, and reports whether its statements are prepared and how
-// many sessions' message counters it caches.
+// other ops, and reports whether the statements a round uses are
+// prepared and how many sessions' message counters it caches. A
+// statement nothing has run (reopening a session) must not be prepared.
 func writerState(t *testing.T, db *DB) (prepared bool, counters int) {
 	t.Helper()
 	err := db.submit(context.Background(), "probe", func(ctx context.Context, tx *wtx) error {
-		prepared, counters = tx.w.stmts != nil, len(tx.w.counters)
-		if prepared && tx.stmt(ctx, stReopenSession) == nil {
+		prepared, counters = tx.w.stmts[stInsertMessage] != nil, len(tx.w.counters)
+		if prepared && tx.stmt(ctx, stInsertMessage) == nil {
 			return errors.New("a prepared statement did not bind to the transaction")
+		}
+		if tx.w.stmts[stReopenSession] != nil {
+			return errors.New("a statement that never ran was prepared")
 		}
 		return nil
 	})

@@ -122,7 +122,11 @@ func (t *wtx) stmt(ctx context.Context, id stmtID) *sql.Stmt {
 	if s := t.bound[id]; s != nil {
 		return s
 	}
-	if t.w == nil || t.w.stmts == nil {
+	if t.w == nil {
+		return nil
+	}
+	if t.w.stmts[id] == nil {
+		t.w.wanted[id] = true // warm prepares it for the next time
 		return nil
 	}
 	s := t.tx.StmtContext(ctx, t.w.stmts[id])
