@@ -68,35 +68,6 @@ func backfillBatchOf(ctx context.Context, tx *sql.Tx, ins *sql.Stmt, lo, hi stri
 	return nil
 }
 
-// docSet applies the writer's rules to one session's documents in order
-// (stInsertRecall, stInsertRecallPrompt): a text once per kind, a prompt
-// once per task.
-type docSet struct {
-	sid   string
-	texts map[[2]string]bool
-	tasks map[int]bool
-}
-
-// add reports whether d is new to its session, and records it.
-func (s *docSet) add(sid string, d recallDoc) bool {
-	if sid != s.sid {
-		*s = docSet{sid: sid, texts: map[[2]string]bool{}, tasks: map[int]bool{}}
-	}
-	if d.kind == RecallPrompt {
-		if s.tasks[d.task] {
-			return false
-		}
-		s.tasks[d.task] = true
-		return true
-	}
-	k := [2]string{d.kind, d.text}
-	if s.texts[k] {
-		return false
-	}
-	s.texts[k] = true
-	return true
-}
-
 func allSessionIDs(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id FROM sessions ORDER BY id`)
 	if err != nil {

@@ -185,13 +185,22 @@ func (p *preparedRound) insertRecall(ctx context.Context, tx *wtx) error {
 	return insertDocs(ctx, tx, p.rec.Round.SessionID, p.recall)
 }
 
+// insertDocs adds the documents sid does not hold yet. Which it holds
+// the writer knows (docSet, read once a session), so a document seen
+// before costs no statement: most rounds' tool calls repeat earlier ones.
 func insertDocs(ctx context.Context, tx *wtx, sid string, docs []recallDoc) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	held, err := tx.recallDocs(ctx, sid)
+	if err != nil {
+		return err
+	}
 	for _, d := range docs {
-		id := stInsertRecall
-		if d.kind == RecallPrompt {
-			id = stInsertRecallPrompt
+		if !held.add(sid, d) {
+			continue
 		}
-		if _, err := tx.exec(ctx, id, sid, d.round, d.task, d.kind, d.at, d.text); err != nil {
+		if _, err := tx.exec(ctx, stInsertRecall, sid, d.round, d.task, d.kind, d.at, d.text); err != nil {
 			return err
 		}
 	}

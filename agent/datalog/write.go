@@ -117,8 +117,11 @@ func (db *DB) WriteIntent(ctx context.Context, in Intent) error {
 		started = nanos(db.opts.Now())
 	}
 	return db.submit(ctx, fmt.Sprintf("call %s of round %d", in.CallID, in.Round), func(ctx context.Context, tx *wtx) error {
-		_, err := tx.exec(ctx, stInsertIntent, in.SessionID, in.Round, in.CallID, in.Name, in.Arguments, started)
-		return err
+		if _, err := tx.exec(ctx, stInsertIntent, in.SessionID, in.Round, in.CallID, in.Name, in.Arguments, started); err != nil {
+			return err
+		}
+		tx.noteIntent(in.SessionID, in.Round)
+		return nil
 	})
 }
 
@@ -194,7 +197,7 @@ func (db *DB) MarkUndone(ctx context.Context, ids []int64) error {
 func (db *DB) Prune(ctx context.Context, cutoff time.Time) (int, error) {
 	var n int64
 	err := db.submit(ctx, "prune", func(ctx context.Context, tx *wtx) error {
-		tx.dropCounters = true // the cached counters may name deleted sessions
+		tx.forgetSessions() // the cache may name deleted sessions
 		res, err := tx.Exec(ctx, `DELETE FROM sessions WHERE started_at < ?`, nanos(cutoff))
 		if err != nil {
 			return err

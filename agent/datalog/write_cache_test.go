@@ -17,7 +17,12 @@ import (
 func writerState(t *testing.T, db *DB) (prepared bool, counters int) {
 	t.Helper()
 	err := db.submit(context.Background(), "probe", func(ctx context.Context, tx *wtx) error {
-		prepared, counters = tx.w.stmts[stInsertMessage] != nil, len(tx.w.counters)
+		prepared = tx.w.stmts[stInsertMessage] != nil
+		for _, c := range tx.w.sessions {
+			if c.counter != nil {
+				counters++
+			}
+		}
 		if prepared && tx.stmt(ctx, stInsertMessage) == nil {
 			return errors.New("a prepared statement did not bind to the transaction")
 		}

@@ -100,7 +100,7 @@ func (p *preparedRound) insertMessages(ctx context.Context, tx *wtx) error {
 		return nil
 	}
 	sid := p.rec.Round.SessionID
-	c, err := tx.counter(ctx, sid)
+	c, err := tx.counter(ctx, sid) // the writer's: updated in place
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,6 @@ func (p *preparedRound) insertMessages(ctx context.Context, tx *wtx) error {
 	}
 	// What MAX(seq) and MAX(epoch) now answer.
 	c.epoch = max(c.epoch, epoch)
-	tx.setCounter(sid, c)
 	return nil
 }
 
@@ -200,9 +199,17 @@ func (p *preparedRound) addTotals(ctx context.Context, tx *wtx) error {
 	return err
 }
 
-// deleteIntents drops the round's intents: its tool_calls rows now tell
-// what each call did.
+// deleteIntents drops the round's intents, when it has any: its
+// tool_calls rows now tell what each call did.
 func (p *preparedRound) deleteIntents(ctx context.Context, tx *wtx) error {
-	_, err := tx.exec(ctx, stDeleteIntents, p.rec.Round.SessionID, p.rec.Round.Seq)
-	return err
+	sid, seq := p.rec.Round.SessionID, p.rec.Round.Seq
+	rounds, err := tx.intentRounds(ctx, sid)
+	if err != nil || !rounds[seq] {
+		return err
+	}
+	if _, err := tx.exec(ctx, stDeleteIntents, sid, seq); err != nil {
+		return err
+	}
+	delete(rounds, seq)
+	return nil
 }

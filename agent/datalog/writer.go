@@ -66,10 +66,10 @@ type writer struct {
 	// run (wanted) and warm has prepared it; they go with the connection.
 	stmts  [numStmts]*sql.Stmt
 	wanted [numStmts]bool
-	// counters caches each session's message counter, valid while
-	// PRAGMA data_version stays at dataVersion (no other connection
-	// committed). Dropped with the connection.
-	counters     map[string]msgCounter
+	// sessions is what the writer knows of each session's rows
+	// (sessionCache), valid while PRAGMA data_version stays at
+	// dataVersion (no other connection committed).
+	sessions     map[string]*sessionCache
 	dataVersion  int64
 	versionKnown bool
 	commits      int // since the last checkpoint by idle
@@ -272,9 +272,11 @@ func (w *writer) apply(o op) error {
 	t := &wtx{tx: tx, w: w}
 	if err := o.fn(ctx, t); err != nil {
 		tx.Rollback()
+		w.sessions = nil // it may hold what the rollback undid
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		w.sessions = nil
 		return err
 	}
 	t.committed()
@@ -288,7 +290,7 @@ func (w *writer) apply(o op) error {
 // again on the next connection.
 func (w *writer) reset() {
 	w.closeStmts()
-	w.counters, w.versionKnown = nil, false
+	w.sessions, w.versionKnown = nil, false
 	if w.db != nil {
 		w.db.Close()
 		w.db = nil

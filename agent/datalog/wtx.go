@@ -35,7 +35,6 @@ const (
 	stInsertIntent
 	stDeleteIntents
 	stInsertRecall
-	stInsertRecallPrompt
 	numStmts
 )
 
@@ -82,14 +81,9 @@ var stmtSQL = [numStmts]string{
 	stInsertIntent: `INSERT OR REPLACE INTO call_intents (session_id, round_seq, call_id, name,
 			arguments, started_at) VALUES (?, ?, ?, ?, ?, ?)`,
 	stDeleteIntents: `DELETE FROM call_intents WHERE session_id = ? AND round_seq = ?`,
-	// A document the session has already (same kind and text) is not
-	// added again; a task keeps its first prompt.
+	// The writer adds a document the session does not hold yet (docSet).
 	stInsertRecall: `INSERT INTO recall_docs (session_id, round_seq, task_seq, kind, at, text, scope)
-			SELECT ?1, ?2, ?3, ?4, ?5, ?6, ` + recallScopeSQL + ` WHERE NOT EXISTS (SELECT 1 FROM recall_docs
-			WHERE session_id = ?1 AND kind = ?4 AND text = ?6)`,
-	stInsertRecallPrompt: `INSERT INTO recall_docs (session_id, round_seq, task_seq, kind, at, text, scope)
-			SELECT ?1, ?2, ?3, ?4, ?5, ?6, ` + recallScopeSQL + ` WHERE NOT EXISTS (SELECT 1 FROM recall_docs
-			WHERE session_id = ?1 AND kind = ?4 AND task_seq = ?3)`,
+			VALUES (?1, ?2, ?3, ?4, ?5, ?6, ` + recallScopeSQL + `)`,
 }
 
 // wtx is the write transaction an op runs in.
@@ -108,12 +102,6 @@ type wtx struct {
 	// checked says it was read.
 	dataVersion int64
 	checked     bool
-	// next is the message counter of session nextSID this transaction
-	// leaves, published to the writer once it commits.
-	nextSID string
-	next    msgCounter
-	// dropCounters forgets every cached counter once it commits.
-	dropCounters bool
 }
 
 // stmt returns statement id bound to the transaction, or nil when the
@@ -155,69 +143,69 @@ func (t *wtx) Exec(ctx context.Context, q string, args ...any) (sql.Result, erro
 	return t.tx.ExecContext(ctx, q, args...)
 }
 
-// counter returns a session's message counter: the writer's cached one
-// when no other connection has committed since the writer last looked,
-// else the database's, read once. The transaction holds the write lock
-// (BEGIN IMMEDIATE), so nothing else can commit until it ends.
+// session returns what the writer knows of session sid. Once per
+// transaction it reads PRAGMA data_version: when another connection has
+// committed since the writer last looked (another keel, keel log prune),
+// everything cached may be stale and is dropped. The transaction holds
+// the write lock (BEGIN IMMEDIATE), so nothing else commits until it ends.
 //
 // data_version is per connection: the writer drops its cache whenever it
 // drops its connection (reset). database/sql could also swap the
 // connection silently after an interrupted query, but the writer never
 // passes a cancellable context to the driver, so that does not happen.
-func (t *wtx) counter(ctx context.Context, sid string) (msgCounter, error) {
-	if t.nextSID == sid {
-		return t.next, nil
-	}
-	if t.w != nil {
-		if !t.checked {
-			if err := t.queryRow(ctx, stDataVersion).Scan(&t.dataVersion); err != nil {
-				return msgCounter{}, err
-			}
-			t.checked = true
-			if !t.w.versionKnown || t.dataVersion != t.w.dataVersion {
-				// Another connection (another keel, keel log prune)
-				// committed: any cached counter may be stale.
-				t.w.counters = nil
-			}
-		}
-		if c, ok := t.w.counters[sid]; ok {
-			return c, nil
-		}
-	}
-	var c msgCounter
-	err := t.queryRow(ctx, stMaxSeq, sid).Scan(&c.seq)
-	if err == nil {
-		err = t.queryRow(ctx, stMaxEpoch, sid).Scan(&c.epoch)
-	}
-	return c, err
-}
-
-// setCounter records a session's counter, for the writer once the
-// transaction commits.
-func (t *wtx) setCounter(sid string, c msgCounter) {
-	t.nextSID, t.next = sid, c
-}
-
-// committed publishes what the transaction learnt to the writer.
-func (t *wtx) committed() {
+// A transaction without a writer (tests of old schemas) gets an empty
+// cache each time, so every part is read from the database.
+func (t *wtx) session(ctx context.Context, sid string) (*sessionCache, error) {
 	w := t.w
 	if w == nil {
-		return
+		return &sessionCache{}, nil
 	}
-	if t.checked {
-		w.dataVersion, w.versionKnown = t.dataVersion, true
+	if !t.checked {
+		if err := t.queryRow(ctx, stDataVersion).Scan(&t.dataVersion); err != nil {
+			return nil, err
+		}
+		t.checked = true
+		if !w.versionKnown || t.dataVersion != w.dataVersion {
+			w.sessions = nil
+		}
 	}
-	if t.dropCounters {
-		w.counters = nil
-		return
+	if w.sessions == nil {
+		w.sessions = map[string]*sessionCache{}
 	}
-	if t.nextSID == "" {
-		return
+	c := w.sessions[sid]
+	if c == nil {
+		c = &sessionCache{}
+		w.sessions[sid] = c
 	}
-	if w.counters == nil {
-		w.counters = map[string]msgCounter{}
+	return c, nil
+}
+
+// counter returns a session's message counter, read from the database
+// the first time.
+func (t *wtx) counter(ctx context.Context, sid string) (*msgCounter, error) {
+	c, err := t.session(ctx, sid)
+	if err != nil {
+		return nil, err
 	}
-	w.counters[t.nextSID] = t.next
+	if c.counter == nil {
+		var mc msgCounter
+		err = t.queryRow(ctx, stMaxSeq, sid).Scan(&mc.seq)
+		if err == nil {
+			err = t.queryRow(ctx, stMaxEpoch, sid).Scan(&mc.epoch)
+		}
+		if err != nil {
+			return nil, err
+		}
+		c.counter = &mc
+	}
+	return c.counter, nil
+}
+
+// committed tells the writer which data_version its cache now matches.
+func (t *wtx) committed() {
+	if t.w != nil && t.checked {
+		t.w.dataVersion, t.w.versionKnown = t.dataVersion, true
+	}
 }
 
 // msgCounter is what a session's next messages need: the highest message
