@@ -108,7 +108,25 @@ func (b *watchBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (b *watchBody) Close() error { return b.rc.Close() }
+// The end of a stream after "data: [DONE]" (the chunked encoding's
+// terminator, a few bytes, usually already on its way) is read before
+// the body is closed, for up to drainWait and drainMax bytes: a body
+// closed before its end makes net/http drop the connection, and the next
+// request dial again (and, to a real provider, handshake TLS again).
+const (
+	drainWait = 50 * time.Millisecond
+	drainMax  = 4 << 10
+)
+
+// Close reads the rest of a stream that ended with [DONE], then closes.
+func (b *watchBody) Close() error {
+	if b.w.done.seen {
+		stop := time.AfterFunc(drainWait, func() { b.rc.Close() }) // a server that never ends the body
+		_, _ = io.CopyN(io.Discard, b.rc, drainMax)
+		stop.Stop()
+	}
+	return b.rc.Close()
+}
 
 // doneDetector finds a line "data: [DONE]" in a byte stream fed in pieces.
 // JSON strings cannot hold a raw newline, so matching whole lines cannot be

@@ -119,6 +119,7 @@ func (p *player) stream() {
 		_, _ = p.w.Write([]byte("data: [DONE]\n\n"))
 	}
 	p.flush()
+	p.wait(rd.EndDelay)
 }
 
 // cut applies truncation, hang and reset faults before chunk i; it reports

@@ -20,6 +20,7 @@ type RecordedRequest struct {
 	DecodeErr  string   // non-empty when the body was not valid JSON
 	ReceivedAt time.Time
 	FinishedAt time.Time // when the server finished sending (zero while in progress)
+	RemoteAddr string    // the client's address: requests on one connection share it
 }
 
 // RecordedMessage is one message of a recorded request.

@@ -64,12 +64,17 @@ type Round struct {
 	Body               string      // error body; empty means an OpenAI-shaped error for Status
 	Delay              time.Duration
 	DelayBetweenChunks time.Duration
-	KeepAlives         int  // SSE comment lines sent before the first chunk
-	TruncateAfter      int  // >0: end the body after this many chunks, without finish or [DONE]
-	Hang               bool // stop sending after HangAfter chunks and keep the connection open
-	HangAfter          int
-	ResetConnection    bool // reset the TCP connection after ResetAfter chunks
-	ResetAfter         int
+	// EndDelay holds the body's end (the chunked encoding's terminator)
+	// this long after "data: [DONE]", as a server that closes its streams
+	// late; a client that closes the body before its end loses the
+	// connection.
+	EndDelay        time.Duration
+	KeepAlives      int  // SSE comment lines sent before the first chunk
+	TruncateAfter   int  // >0: end the body after this many chunks, without finish or [DONE]
+	Hang            bool // stop sending after HangAfter chunks and keep the connection open
+	HangAfter       int
+	ResetConnection bool // reset the TCP connection after ResetAfter chunks
+	ResetAfter      int
 }
 
 // TextRound answers with plain text.

@@ -84,7 +84,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("llmtest: no route for %s %s; only POST %s exists", r.Method, r.URL.Path, ChatPath))
 		return
 	}
-	rec := &RecordedRequest{ReceivedAt: time.Now(), Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone()}
+	rec := &RecordedRequest{ReceivedAt: time.Now(), Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), RemoteAddr: r.RemoteAddr}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "llmtest: reading body: "+err.Error())
