@@ -15,8 +15,9 @@ type Provider interface {
 // stream sends the current history and forwards deltas as events.
 func (t *task) stream(ctx context.Context) (llm.Response, error) {
 	s := t.s
+	t.reqMessages = s.requestMessages(t.reqMessages)
 	req := llm.Request{
-		Messages:        s.requestMessages(),
+		Messages:        t.reqMessages,
 		Tools:           s.toolDefs(),
 		MaxOutputTokens: s.opts.MaxOutputTokens,
 		Capture:         s.opts.CaptureBodies,
@@ -107,11 +108,12 @@ func toolCallBytes(calls []llm.ToolCall) int {
 	return n
 }
 
-// requestMessages is the system prompt followed by the history. The
-// slice is new each round, but its elements are shared, not copied.
-func (s *Session) requestMessages() []llm.Message {
+// requestMessages is the system prompt followed by the history, in buf:
+// the slice is reused round to round (the client keeps none of it), and
+// its elements are shared, not copied.
+func (s *Session) requestMessages(buf []llm.Message) []llm.Message {
 	hist := s.conv.view()
-	msgs := make([]llm.Message, 0, len(hist)+1)
+	msgs := buf[:0]
 	if s.opts.SystemPrompt != "" {
 		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.opts.SystemPrompt})
 	}

@@ -28,6 +28,7 @@ type task struct {
 	result        string
 	Interventions []Intervention
 	Denials       []Denial
+	reqMessages   []llm.Message // the last request's messages, its slice reused
 }
 
 // taskLimits are the figures the task's limits are checked against.

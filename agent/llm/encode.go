@@ -88,8 +88,42 @@ type wireBody struct {
 func (b wireBody) Len() int { return len(b.head) + len(b.tail) }
 
 // Reader reads the body from its start.
-func (b wireBody) Reader() io.Reader {
-	return io.MultiReader(bytes.NewReader(b.head), bytes.NewReader(b.tail))
+func (b wireBody) Reader() io.Reader { return &bodyReader{parts: [2][]byte{b.head, b.tail}} }
+
+// bodyReader reads a wireBody. Its WriteTo hands each part to the writer
+// as it is: io.MultiReader's copies through a new 32 KiB buffer, and
+// net/http asks for it once more per request (to find the body's end).
+type bodyReader struct {
+	parts [2][]byte
+	i     int // the part being read
+}
+
+func (r *bodyReader) Read(p []byte) (int, error) {
+	for r.i < len(r.parts) && len(r.parts[r.i]) == 0 {
+		r.i++
+	}
+	if r.i == len(r.parts) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.parts[r.i])
+	r.parts[r.i] = r.parts[r.i][n:]
+	return n, nil
+}
+
+func (r *bodyReader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for ; r.i < len(r.parts); r.i++ {
+		if len(r.parts[r.i]) == 0 {
+			continue
+		}
+		n, err := w.Write(r.parts[r.i])
+		total += int64(n)
+		r.parts[r.i] = r.parts[r.i][n:]
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
 }
 
 // Bytes is the body in one new slice (for captures and tests).
@@ -104,7 +138,7 @@ func (c *encodeCache) messages(ms []Message) ([][]byte, int, error) {
 	for n < len(ms) && n < len(c.msgs) && sameWire(&ms[n], &c.msgs[n]) {
 		n++
 	}
-	enc := slices.Clip(c.enc[:n])
+	enc := c.enc[:n] // only the cache keeps enc: appending over its stale rest is fine
 	for i := n; i < len(ms); i++ {
 		b, err := encodeMessage(&ms[i])
 		if err != nil {

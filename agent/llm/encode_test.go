@@ -2,6 +2,7 @@ package llm
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -116,4 +117,70 @@ func TestEncodeCacheBodiesStayPut(t *testing.T) {
 	if r, _ := io.ReadAll(first.Reader()); string(r) != want {
 		t.Errorf("Reader gives %s", r)
 	}
+}
+
+// TestBodyReader reads a two-part body every way net/http may: small
+// reads, WriteTo, a read then WriteTo, and a writer that fails.
+func TestBodyReader(t *testing.T) {
+	for _, tc := range []struct{ head, tail string }{
+		{`{"model":"m","messages":[{"role":"user"}`, `],"stream":true}`},
+		{"", "tail only"},
+		{"head only", ""},
+		{"", ""},
+	} {
+		want := tc.head + tc.tail
+		body := wireBody{head: []byte(tc.head), tail: []byte(tc.tail)}
+		var got []byte
+		buf := make([]byte, 3)
+		r := body.Reader()
+		for {
+			n, err := r.Read(buf)
+			got = append(got, buf[:n]...)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if string(got) != want {
+			t.Errorf("Read in 3-byte pieces = %q, want %q", got, want)
+		}
+		var sb strings.Builder
+		r = body.Reader()
+		if n, err := io.Copy(&sb, r); err != nil || n != int64(len(want)) || sb.String() != want {
+			t.Errorf("io.Copy (WriteTo) = %q, %d, %v; want %q", sb.String(), n, err, want)
+		}
+		if n, _ := io.Copy(io.Discard, r); n != 0 {
+			t.Errorf("a drained body gave %d more bytes", n)
+		}
+		if len(want) > 2 {
+			r = body.Reader()
+			first := make([]byte, 2)
+			if _, err := io.ReadFull(r, first); err != nil {
+				t.Fatal(err)
+			}
+			sb.Reset()
+			if _, err := io.Copy(&sb, r); err != nil || string(first)+sb.String() != want {
+				t.Errorf("a read then WriteTo = %q+%q, want %q", first, sb.String(), want)
+			}
+		}
+	}
+	failing := failAfter{n: 5}
+	if n, err := (wireBody{head: []byte("0123456789"), tail: []byte("ab")}).Reader().(io.WriterTo).WriteTo(&failing); err == nil || n != 5 {
+		t.Errorf("WriteTo into a failing writer = %d, %v; want 5 and the error", n, err)
+	}
+}
+
+// failAfter accepts n bytes, then fails.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) <= f.n {
+		f.n -= len(p)
+		return len(p), nil
+	}
+	n := f.n
+	f.n = 0
+	return n, errors.New("disk full")
 }
