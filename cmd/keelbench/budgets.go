@@ -17,6 +17,7 @@ const (
 	SourceTUISession = "tui-session" // memory after a 1,000-round session in the TUI (Metric: rss_end_bytes, rss_peak_bytes, rss_start_bytes)
 	SourceFirstPaint = "first-paint" // keel -c of a 5,000-message session to its first screen, in tmux (Metric: resumed_ms, new_ms)
 	SourceExec       = "exec"        // bin/keel started with Args and run to exit: the median wall time
+	SourceFloor      = "floor"       // the keelbench workload run by the null client, not keel (Rounds, Metric)
 )
 
 // Budget is one figure of the table: how it is measured and the most it may
@@ -67,9 +68,9 @@ func (f Budget) check() error {
 		return fmt.Errorf("unit %q is not one of ms, µs, s, MB, KB, B, %%", f.Unit)
 	}
 	switch f.Source {
-	case SourceKeelbench:
+	case SourceKeelbench, SourceFloor:
 		if f.Rounds < 1 || f.Metric == "" {
-			return fmt.Errorf("a keelbench figure needs rounds and metric")
+			return fmt.Errorf("a %s figure needs rounds and metric", f.Source)
 		}
 		if _, ok := (&Result{}).Metric(f.Metric); !ok {
 			return fmt.Errorf("keelbench has no metric %q", f.Metric)
@@ -96,16 +97,17 @@ func (f Budget) check() error {
 		}
 	case SourceBinary:
 	default:
-		return fmt.Errorf("source %q is not keelbench, gobench, binary, tui-idle, tui-session, first-paint or exec", f.Source)
+		return fmt.Errorf("source %q is not keelbench, floor, gobench, binary, tui-idle, tui-session, first-paint or exec", f.Source)
 	}
 	return nil
 }
 
-// RoundCounts lists the distinct workload sizes the keelbench figures need.
-func (b Budgets) RoundCounts() []int {
+// RoundCounts lists the distinct workload sizes the figures of source
+// (keelbench or floor) need.
+func (b Budgets) RoundCounts(source string) []int {
 	var ns []int
 	for _, f := range b.Figures {
-		if f.Source == SourceKeelbench && !slices.Contains(ns, f.Rounds) {
+		if f.Source == source && !slices.Contains(ns, f.Rounds) {
 			ns = append(ns, f.Rounds)
 		}
 	}

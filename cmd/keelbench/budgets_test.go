@@ -13,10 +13,13 @@ func TestRepoBudgetsFileLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(b.RoundCounts(), []int{20, 400}) {
-		t.Errorf("round counts = %v, want [20 400]", b.RoundCounts())
+	if !slices.Equal(b.RoundCounts(SourceKeelbench), []int{20, 400}) {
+		t.Errorf("round counts = %v, want [20 400]", b.RoundCounts(SourceKeelbench))
 	}
-	for _, s := range []string{SourceKeelbench, SourceGoBench, SourceBinary, SourceTUIIdle} {
+	if !slices.Equal(b.RoundCounts(SourceFloor), []int{20}) {
+		t.Errorf("the null client's round counts = %v, want [20]", b.RoundCounts(SourceFloor))
+	}
+	for _, s := range []string{SourceKeelbench, SourceFloor, SourceGoBench, SourceBinary, SourceTUIIdle} {
 		if !b.Needs(s) {
 			t.Errorf("no figure from %s", s)
 		}
@@ -29,6 +32,7 @@ func TestLoadBudgetsRejects(t *testing.T) {
 		{"bad unit", `{"figures":[{"figure":"x","unit":"parsecs","source":"binary"}]}`, "unit"},
 		{"bad source", `{"figures":[{"figure":"x","unit":"ms","source":"vibes"}]}`, "source"},
 		{"keelbench without rounds", `{"figures":[{"figure":"x","unit":"ms","source":"keelbench","metric":"start_ms"}]}`, "rounds"},
+		{"floor without rounds", `{"figures":[{"figure":"x","unit":"ms","source":"floor","metric":"gap_median_ms"}]}`, "rounds"},
 		{"unknown metric", `{"figures":[{"figure":"x","unit":"ms","source":"keelbench","rounds":2,"metric":"vibes"}]}`, "no metric"},
 		{"gobench without pkg", `{"figures":[{"figure":"x","unit":"ms","source":"gobench","bench":"BenchmarkX"}]}`, "pkg"},
 		{"first-paint without metric", `{"figures":[{"figure":"x","unit":"ms","source":"first-paint"}]}`, "no metric"},

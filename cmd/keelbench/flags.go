@@ -30,6 +30,7 @@ type options struct {
 	markdown     bool
 	datalog      bool
 	freshDatalog bool
+	nullClient   bool
 	exec         string
 }
 
@@ -52,6 +53,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.gotestArgs, "gotest-args", false, "print the -bench regexp and packages of the budgeted Go benchmarks")
 	fs.BoolVar(&o.strict, "strict", false, "with -suite: exit 1 when a budget is missed")
 	fs.BoolVar(&o.freshDatalog, "fresh-datalog", false, "start each run on a new datalog, as keel's first run on a machine (it creates the schema), instead of one an earlier run left")
+	fs.BoolVar(&o.nullClient, "null-client", false, "diagnostic: run keelbench's null client in keel's place, a client that does nothing between rounds: the harness's own share of the gap")
 	fs.BoolVar(&o.datalog, "datalog", true, "diagnostic: -datalog=false runs keel with its datalog off, to see what the datalog costs")
 	fs.BoolVar(&o.markdown, "markdown", false, "with -suite: print the table as Markdown, with the peer column")
 	fs.StringVar(&o.exec, "exec", "", "start keel with these `arguments` (split at spaces) to its exit, 31 times, and print the median wall time")
@@ -68,7 +70,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 
 // workload is the workload the flags describe.
 func (o options) workload() Workload {
-	return Workload{Rounds: o.rounds, TTFT: o.ttft, ChunkDelay: o.chunkDelay, NoDatalog: !o.datalog, FreshDatalog: o.freshDatalog}
+	return Workload{Rounds: o.rounds, TTFT: o.ttft, ChunkDelay: o.chunkDelay, NoDatalog: !o.datalog,
+		FreshDatalog: o.freshDatalog, NullClient: o.nullClient}
 }
 
 // dispatch runs the mode the flags chose and returns the exit code.
@@ -109,7 +112,7 @@ func (o options) dispatch(ctx context.Context, stdout, stderr io.Writer) (int, e
 		}
 		return 0, o.print(stdout, map[string]float64{"tui_idle_cpu_pct": idle.CPUPct, "tui_idle_wakeups_per_s": idle.WakeupsPerSec})
 	}
-	if _, err := os.Stat(o.keel); err != nil {
+	if _, err := os.Stat(o.keel); err != nil && !o.nullClient {
 		return 1, fmt.Errorf("no keel binary at %s: run make build first, or pass -keel", o.keel)
 	}
 	res, err := RunMedian(ctx, o.keel, o.workload(), o.runs)
@@ -119,7 +122,7 @@ func (o options) dispatch(ctx context.Context, stdout, stderr io.Writer) (int, e
 	if o.json {
 		return 0, o.print(stdout, res)
 	}
-	WriteReport(stdout, res, o.runs)
+	WriteReport(stdout, res, o.runs, o.nullClient)
 	return 0, nil
 }
 

@@ -26,6 +26,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == nullClientArg {
+		if err := runNullClient(os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "keelbench null client: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

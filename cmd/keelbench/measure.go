@@ -6,6 +6,7 @@ import "strings"
 // looked up here by its Budget.
 type Measurements struct {
 	Headless    map[int]Result // by workload rounds
+	Floor       map[int]Result // the null client's, by workload rounds
 	Bench       []BenchLine
 	BinaryBytes float64
 	TUIIdle     IdleResult
@@ -42,8 +43,11 @@ func (m Measurements) canonical(f Budget) (float64, string) {
 		return 0, why
 	}
 	switch f.Source {
-	case SourceKeelbench:
+	case SourceKeelbench, SourceFloor:
 		r, ok := m.Headless[f.Rounds]
+		if f.Source == SourceFloor {
+			r, ok = m.Floor[f.Rounds]
+		}
 		if !ok {
 			return 0, "not run"
 		}

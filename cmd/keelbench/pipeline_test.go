@@ -63,3 +63,33 @@ func TestRunUsage(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 1 and a hint to build", code, errb.String())
 	}
 }
+
+// TestMain lets the test binary stand in for keelbench as the null client.
+func TestMain(m *testing.M) {
+	if len(os.Args) == 2 && os.Args[1] == nullClientArg {
+		if err := runNullClient(os.Stdout); err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestNullClient runs the workload with the null client in keel's place:
+// it must play every round, as keel would, for its gap to be the floor
+// under keel's.
+func TestNullClient(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := RunOnce(ctx, "unused", Workload{Rounds: 5, NullClient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Requests != 6 || r.StopReason != "completed" || r.GapMedianMs <= 0 {
+		t.Errorf("requests %d, stop %q, gap %.3f ms; want 6 requests, completed, a gap", r.Requests, r.StopReason, r.GapMedianMs)
+	}
+	if r.LastRequestBytes <= 5*400 {
+		t.Errorf("the last request is %.0f bytes: the history did not grow by the tool results", r.LastRequestBytes)
+	}
+}

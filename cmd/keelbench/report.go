@@ -7,8 +7,12 @@ import (
 )
 
 // WriteReport prints one workload's figures, one per line.
-func WriteReport(w io.Writer, r Result, runs int) {
-	fmt.Fprintf(w, "keel headless, %d rounds, median of %d run(s), stop reason %s\n", r.Rounds, runs, r.StopReason)
+func WriteReport(w io.Writer, r Result, runs int, nullClient bool) {
+	who := "keel headless"
+	if nullClient {
+		who = "the null client (no keel: the harness's share)"
+	}
+	fmt.Fprintf(w, "%s, %d rounds, median of %d run(s), stop reason %s\n", who, r.Rounds, runs, r.StopReason)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	rows := []struct{ name, val string }{
 		{"process start → first request", fmtMs(r.StartMs)},

@@ -68,6 +68,13 @@ func runIn(ctx context.Context, keel string, w Workload, d Dirs) (Result, error)
 	defer srv.Close()
 
 	cmd := exec.CommandContext(ctx, keel, "-p", w.Prompt(), "--yolo", "--output-format", "json")
+	if w.NullClient {
+		self, err := os.Executable()
+		if err != nil {
+			return Result{}, fmt.Errorf("find keelbench for the null client: %w", err)
+		}
+		cmd = exec.CommandContext(ctx, self, nullClientArg)
+	}
 	cmd.Dir, cmd.Env = d.Project, d.env(srv.URL())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -145,7 +152,7 @@ func RunMedian(ctx context.Context, keel string, w Workload, runs int) (Result, 
 	if runs < 1 {
 		return Result{}, errors.New("-runs must be 1 or more")
 	}
-	if !w.NoDatalog && !w.FreshDatalog && w.seed == "" {
+	if !w.NoDatalog && !w.FreshDatalog && !w.NullClient && w.seed == "" {
 		seed, err := seedDatalog(ctx, keel)
 		defer os.RemoveAll(seed)
 		if err != nil {

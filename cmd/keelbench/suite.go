@@ -18,7 +18,7 @@ func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, e
 	if err != nil {
 		return 1, fmt.Errorf("no keel binary at %s: run make build first, or pass -keel", o.keel)
 	}
-	m := Measurements{Headless: map[int]Result{}, Exec: map[string]float64{}, Skipped: map[string]string{}, BinaryBytes: float64(fi.Size())}
+	m := Measurements{Headless: map[int]Result{}, Floor: map[int]Result{}, Exec: map[string]float64{}, Skipped: map[string]string{}, BinaryBytes: float64(fi.Size())}
 	if err := o.readGoBench(b, &m); err != nil {
 		return 1, err
 	}
@@ -26,7 +26,7 @@ func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, e
 	if runs < 1 {
 		runs = o.runs
 	}
-	for _, n := range b.RoundCounts() {
+	for _, n := range b.RoundCounts(SourceKeelbench) {
 		fmt.Fprintf(stderr, "keelbench: %d rounds × %d runs\n", n, runs)
 		w := o.workload()
 		w.Rounds = n
@@ -35,6 +35,16 @@ func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, e
 			return 1, fmt.Errorf("the %d-round workload: %w", n, err)
 		}
 		m.Headless[n] = r
+	}
+	for _, n := range b.RoundCounts(SourceFloor) {
+		fmt.Fprintf(stderr, "keelbench: the null client, %d rounds × %d runs\n", n, runs)
+		w := o.workload()
+		w.Rounds, w.NullClient = n, true
+		r, err := RunMedian(ctx, o.keel, w, runs)
+		if err != nil {
+			return 1, fmt.Errorf("the null client's %d-round workload: %w", n, err)
+		}
+		m.Floor[n] = r
 	}
 	for _, args := range b.ExecArgs() {
 		fmt.Fprintf(stderr, "keelbench: keel %s × %d\n", execKey(args), execRuns)

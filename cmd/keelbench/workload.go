@@ -24,7 +24,10 @@ type Workload struct {
 	// machine (it creates the schema); by default each run starts with the
 	// datalog an earlier run left, as a user's keel does.
 	FreshDatalog bool
-	seed         string // the datalog each run starts from (RunMedian makes it)
+	// NullClient runs keelbench's null client in keel's place: the floor
+	// under keel's figures (nullclient.go).
+	NullClient bool
+	seed       string // the datalog each run starts from (RunMedian makes it)
 }
 
 // finalAnswer is the fake model's last message.
