@@ -129,6 +129,17 @@ func TestFastPathMatchesOS(t *testing.T) {
 		}
 	})
 
+	t.Run("a kernel without openat2", func(t *testing.T) {
+		noOpenat2.Store(true)
+		defer noOpenat2.Store(false)
+		if ok, _, _, _ := readAtFast(plain, 0); ok {
+			t.Fatal("the fast path ran without openat2")
+		}
+		if data, fi, err := readAt(plain, 0); err != nil || string(data) != "package p\n" || fi.Size() != 10 {
+			t.Fatalf("readAt through os.Root = %q, %v", data, err)
+		}
+	})
+
 	t.Run("FIFO does not block", func(t *testing.T) {
 		done := make(chan struct{})
 		go func() {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -37,6 +38,9 @@ func isDir(r *os.Root, dir string) bool {
 // so a FIFO swapped in cannot block the open (openat2 refuses it and
 // O_NOCTTY beside O_PATH).
 func openNoSymlinks(abs string, flags uint64) (int, error) {
+	if noOpenat2.Load() {
+		return -1, unix.ENOSYS
+	}
 	if flags&unix.O_PATH == 0 {
 		flags |= unix.O_NOCTTY | unix.O_NONBLOCK
 	}
@@ -46,11 +50,17 @@ func openNoSymlinks(abs string, flags uint64) (int, error) {
 	}
 	for {
 		fd, err := unix.Openat2(unix.AT_FDCWD, abs, &how)
+		if err == unix.ENOSYS {
+			noOpenat2.Store(true) // a kernel before 5.6, or a filter that hides it: not again
+		}
 		if err != unix.EINTR {
 			return fd, err
 		}
 	}
 }
+
+// noOpenat2 is set once openat2 is known to be missing.
+var noOpenat2 atomic.Bool
 
 // readAtFast is readAt in one open; ok is false when the caller must take
 // the os.Root path.
