@@ -76,6 +76,18 @@ type encodeCache struct {
 	head      []byte // {"model":…,"messages":[ and the encodings of headMsgs messages
 	headModel string
 	headMsgs  int
+
+	// tail is the body's end after the messages, which changes only with
+	// the tools and the token limits (tailOf); never modified once made,
+	// as bodies handed out share it.
+	tail   []byte
+	tailOf tailKey
+}
+
+// tailKey is what a body's tail is made of.
+type tailKey struct {
+	tools                          *byte // the tool list's encoding, by identity
+	maxTokens, maxCompletionTokens int
 }
 
 // wireBody is a request body in two parts: the cached head, which later
@@ -184,6 +196,19 @@ func (c *encodeCache) body(req Request, maxTokens, maxCompletionTokens int) (wir
 		return wireBody{}, fmt.Errorf("encode tools: %w", err)
 	}
 	c.extendHead(req.Model, msgs, same)
+	return wireBody{head: slices.Clip(c.head), tail: c.tailFor(tools, maxTokens, maxCompletionTokens)}, nil
+}
+
+// tailFor returns the body's end: the stream options, the tools and the
+// token limits, made again only when one of them changed.
+func (c *encodeCache) tailFor(tools json.RawMessage, maxTokens, maxCompletionTokens int) []byte {
+	key := tailKey{maxTokens: maxTokens, maxCompletionTokens: maxCompletionTokens}
+	if len(tools) > 0 {
+		key.tools = &tools[0]
+	}
+	if c.tail != nil && key == c.tailOf {
+		return c.tail
+	}
 	tail := append(make([]byte, 0, len(tools)+96), `],"stream":true,"stream_options":{"include_usage":true}`...)
 	if len(tools) > 0 {
 		tail = append(append(tail, `,"tools":`...), tools...)
@@ -194,8 +219,8 @@ func (c *encodeCache) body(req Request, maxTokens, maxCompletionTokens int) (wir
 	if maxCompletionTokens > 0 {
 		tail = strconv.AppendInt(append(tail, `,"max_completion_tokens":`...), int64(maxCompletionTokens), 10)
 	}
-	tail = append(tail, '}')
-	return wireBody{head: slices.Clip(c.head), tail: tail}, nil
+	c.tail, c.tailOf = append(tail, '}'), key
+	return c.tail
 }
 
 // extendHead makes the head hold model and msgs: it appends what is new

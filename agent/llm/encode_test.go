@@ -184,3 +184,46 @@ func (f *failAfter) Write(p []byte) (int, error) {
 	f.n = 0
 	return n, errors.New("disk full")
 }
+
+// TestEncodeCacheTailFollowsChanges: the body's end is kept between
+// requests; a change of tools or token limits must show, and a body
+// handed out earlier must not change.
+func TestEncodeCacheTailFollowsChanges(t *testing.T) {
+	var c encodeCache
+	msgs := []Message{{Role: RoleUser, Content: "a"}}
+	read := ToolDef{Name: "read_file", Description: "read", Parameters: json.RawMessage(`{"type":"object"}`)}
+	grep := ToolDef{Name: "grep", Description: "grep"}
+	steps := []struct {
+		name          string
+		tools         []ToolDef
+		max, maxCompl int
+	}{
+		{"tools", []ToolDef{read}, 0, 0},
+		{"the same again", []ToolDef{read}, 0, 0},
+		{"a tool added", []ToolDef{read, grep}, 0, 0},
+		{"max tokens", []ToolDef{read, grep}, 100, 0},
+		{"max completion tokens", []ToolDef{read, grep}, 0, 200},
+		{"no tools", nil, 0, 200},
+		{"no tools, no limit", nil, 0, 0},
+	}
+	var first []byte
+	for i, s := range steps {
+		req := Request{Model: "m", Messages: msgs, Tools: s.tools}
+		body, err := c.body(req, s.max, s.maxCompl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, _ := (&encodeCache{}).body(req, s.max, s.maxCompl)
+		if string(body.Bytes()) != string(fresh.Bytes()) {
+			t.Errorf("%s: cached body\n%s\ndiffers from a fresh one\n%s", s.name, body.Bytes(), fresh.Bytes())
+		}
+		if i == 0 {
+			first = body.Bytes()
+			defer func(b wireBody) {
+				if string(b.Bytes()) != string(first) {
+					t.Errorf("the first body changed after later requests:\n%s\nwas\n%s", b.Bytes(), first)
+				}
+			}(body)
+		}
+	}
+}
