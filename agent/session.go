@@ -22,6 +22,8 @@ type Session struct {
 	conv *conversation // the history and the plan
 	out  *outbox
 
+	firstAnswer sync.Once // runs opts.OnFirstAnswer
+
 	mu        sync.Mutex // guards the fields below
 	state     State
 	cancel    context.CancelFunc

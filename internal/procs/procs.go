@@ -5,8 +5,10 @@
 // processor per CPU, each hand-off to an idle processor wakes a thread
 // that spins looking for work and sleeps again, which cost keel more CPU
 // per round than the work itself (issue 15: A/B in docs/BENCHMARKS.md).
-// So keel runs on one processor, and the few CPU-heavy parts (the Go grep
-// engine's parallel walk) widen it while they run.
+// So keel runs on one processor once it has started (start-up work runs
+// side by side: the datalog opens while the first request is built, and
+// on one processor the request waited), and the few CPU-heavy parts (the
+// Go grep engine's parallel walk) widen it while they run.
 package procs
 
 import (
@@ -22,7 +24,8 @@ var (
 )
 
 // Narrow runs keel on one processor, unless the GOMAXPROCS environment
-// variable says otherwise (the user's choice wins). Call it once, at start.
+// variable says otherwise (the user's choice wins). cmd/keel calls it when
+// a session's first answer has arrived; later calls do nothing.
 func Narrow() {
 	if os.Getenv("GOMAXPROCS") != "" {
 		return
