@@ -1,7 +1,6 @@
 package discipline
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -127,7 +126,7 @@ func headTail(args []string, tail bool) (string, int, int, bool) {
 }
 
 // sedScript is the one sed program that prints a line range.
-var sedScript = regexp.MustCompile(`^([0-9]+)(?:,([0-9]+|\$))?p$`)
+var sedScript = lazyRegexp(`^([0-9]+)(?:,([0-9]+|\$))?p$`)
 
 // sedPrint parses sed -n 'A,Bp' FILE (also -ne, -n -e, A,$p and Ap).
 func sedPrint(args []string) (string, int, int, bool) {
@@ -152,7 +151,7 @@ func sedPrint(args []string) (string, int, int, bool) {
 			return "", 0, 0, false
 		}
 	}
-	m := sedScript.FindStringSubmatch(strings.TrimSpace(script))
+	m := sedScript().FindStringSubmatch(strings.TrimSpace(script))
 	if !quiet || m == nil || file == "" {
 		return "", 0, 0, false
 	}

@@ -2,7 +2,6 @@ package discipline
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -10,7 +9,7 @@ import (
 // genericRE matches lines that frame a failure without saying what it is:
 // tracebacks' and test runners' headers and summaries, build tools'
 // banners, stack frames, keel's own exit-code footer.
-var genericRE = regexp.MustCompile(`^(?:` + strings.Join([]string{
+var genericRE = lazyRegexp(`^(?:` + strings.Join([]string{
 	`Traceback \(most recent call last\):`,
 	`During handling of the above exception.*`,
 	`--- FAIL\b.*`, `FAIL\b.*`, `ok\s.*`, `PASS`, `exit status -?\d+`, `# \S+`,
@@ -29,7 +28,7 @@ var genericRE = regexp.MustCompile(`^(?:` + strings.Join([]string{
 
 // errorishRE matches lines that say what went wrong: exceptions, file:line
 // diagnostics, assertions, "error"/"failed"/"not found" phrases.
-var errorishRE = regexp.MustCompile(strings.Join([]string{
+var errorishRE = lazyRegexp(strings.Join([]string{
 	`\b[A-Z]\w*(?:Error|Exception|Exit)\b`,
 	`(?i)\berror\b`,
 	`\S+:\d+(?::\d+)?:\s`,
@@ -60,11 +59,11 @@ func FailureLine(output string) string {
 		if first == "" {
 			first = l
 		}
-		if genericRE.MatchString(l) {
+		if genericRE().MatchString(l) {
 			continue
 		}
 		lastPlain = l
-		if errorishRE.MatchString(l) {
+		if errorishRE().MatchString(l) {
 			lastErr = l
 		}
 	}
@@ -95,24 +94,24 @@ func failureLine(c ToolCall) string {
 
 // locationRE matches a source location such as "p1_test.go:12" or
 // "src/lib.rs:2:9".
-var locationRE = regexp.MustCompile(`[\w./-]*\.[A-Za-z]\w*:\d+(?::\d+)?`)
+var locationRE = lazyRegexp(`[\w./-]*\.[A-Za-z]\w*:\d+(?::\d+)?`)
 
 // normalizeFailure is NormalizeError for failure identity: it also
 // collapses what changes between identical failures (temporary paths,
 // addresses, numbers), but keeps source locations, so two different
 // assertions failing ("a_test.go:12", "a_test.go:30") stay different.
 func normalizeFailure(line string) string {
-	line = tmpPathRE.ReplaceAllString(line, "<tmp>")
-	line = hexRE.ReplaceAllString(line, "<addr>")
+	line = tmpPathRE().ReplaceAllString(line, "<tmp>")
+	line = hexRE().ReplaceAllString(line, "<addr>")
 	var b strings.Builder
 	last := 0
-	for _, m := range locationRE.FindAllStringIndex(line, -1) {
-		b.WriteString(digitsRE.ReplaceAllString(line[last:m[0]], "N"))
+	for _, m := range locationRE().FindAllStringIndex(line, -1) {
+		b.WriteString(digitsRE().ReplaceAllString(line[last:m[0]], "N"))
 		b.WriteString(line[m[0]:m[1]])
 		last = m[1]
 	}
-	b.WriteString(digitsRE.ReplaceAllString(line[last:], "N"))
-	line = spacesRE.ReplaceAllString(b.String(), " ")
+	b.WriteString(digitsRE().ReplaceAllString(line[last:], "N"))
+	line = spacesRE().ReplaceAllString(b.String(), " ")
 	if len(line) > maxErrorLine {
 		line = line[:maxErrorLine]
 	}

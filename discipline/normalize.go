@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // NormalizeArgs returns the canonical form of a tool call's JSON
@@ -32,12 +33,12 @@ const maxErrorLine = 200
 
 var (
 	// Temporary paths differ on every run: /tmp/go-build123/x, /var/folders/...
-	tmpPathRE = regexp.MustCompile(`(?:/private)?(?:/tmp|/var/folders|/var/tmp)(?:/[^\s:'"),]*)?|[A-Za-z]:\\[^\s:]*\\Temp\\[^\s:'"),]*`)
-	hexRE     = regexp.MustCompile(`0x[0-9a-fA-F]+`)
-	digitsRE  = regexp.MustCompile(`[0-9]+`)
-	spacesRE  = regexp.MustCompile(`\s+`)
+	tmpPathRE = lazyRegexp(`(?:/private)?(?:/tmp|/var/folders|/var/tmp)(?:/[^\s:'"),]*)?|[A-Za-z]:\\[^\s:]*\\Temp\\[^\s:'"),]*`)
+	hexRE     = lazyRegexp(`0x[0-9a-fA-F]+`)
+	digitsRE  = lazyRegexp(`[0-9]+`)
+	spacesRE  = lazyRegexp(`\s+`)
 	// Durations change on every run of the same command: 0.123s, 15ms.
-	durationRE = regexp.MustCompile(`\b[0-9]+(?:\.[0-9]+)?(?:ns|us|µs|ms|s|m|h)\b`)
+	durationRE = lazyRegexp(`\b[0-9]+(?:\.[0-9]+)?(?:ns|us|µs|ms|s|m|h)\b`)
 )
 
 // NormalizeError returns the first non-empty line of an error text with
@@ -46,10 +47,10 @@ var (
 // durations). It is idempotent.
 func NormalizeError(text string) string {
 	line := firstLine(text)
-	line = tmpPathRE.ReplaceAllString(line, "<tmp>")
-	line = hexRE.ReplaceAllString(line, "<addr>")
-	line = digitsRE.ReplaceAllString(line, "N")
-	line = spacesRE.ReplaceAllString(line, " ")
+	line = tmpPathRE().ReplaceAllString(line, "<tmp>")
+	line = hexRE().ReplaceAllString(line, "<addr>")
+	line = digitsRE().ReplaceAllString(line, "N")
+	line = spacesRE().ReplaceAllString(line, " ")
 	if len(line) > maxErrorLine {
 		line = line[:maxErrorLine]
 	}
@@ -74,10 +75,10 @@ func firstLine(text string) string {
 // expressions run only when a cheap scan finds something they could match.
 func HashOutput(output string) string {
 	if mayHoldDuration(output) {
-		output = durationRE.ReplaceAllString(output, "<dur>")
+		output = durationRE().ReplaceAllString(output, "<dur>")
 	}
 	if mayHoldTmpPath(output) {
-		output = tmpPathRE.ReplaceAllString(output, "<tmp>")
+		output = tmpPathRE().ReplaceAllString(output, "<tmp>")
 	}
 	return Hash(output)
 }
@@ -124,4 +125,11 @@ func Hash(s string) string {
 		h = (h ^ uint64(s[i])) * prime
 	}
 	return fmt.Sprintf("%016x", h)
+}
+
+// lazyRegexp compiles expr on its first use: every keel process links
+// discipline (keel --version and the sandbox helper too), and a run needs
+// few of its patterns, often none.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -71,8 +71,8 @@ func TestHashOutput(t *testing.T) {
 // hashOutputRef is HashOutput without its fast paths: both expressions
 // always run, and the hash is the standard library's FNV-1a.
 func hashOutputRef(output string) string {
-	output = durationRE.ReplaceAllString(output, "<dur>")
-	output = tmpPathRE.ReplaceAllString(output, "<tmp>")
+	output = durationRE().ReplaceAllString(output, "<dur>")
+	output = tmpPathRE().ReplaceAllString(output, "<tmp>")
 	h := fnv.New64a()
 	h.Write([]byte(output))
 	return fmt.Sprintf("%016x", h.Sum64())
