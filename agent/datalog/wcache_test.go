@@ -19,17 +19,6 @@ func docCount(t *testing.T, db *DB, sid, kind, text string) int {
 	return n
 }
 
-// openShared opens another handle on path, as a second keel process would.
-func openShared(t *testing.T, path string) *DB {
-	t.Helper()
-	db, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
 // TestWriterCacheFollowsOtherWriters: the writer knows which recall texts
 // and intents a session holds without asking the database each round;
 // what another handle commits (a second keel, a resumed session) must
@@ -37,7 +26,7 @@ func openShared(t *testing.T, path string) *DB {
 func TestWriterCacheFollowsOtherWriters(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "keel.db")
-	a, b := openShared(t, path), openShared(t, path)
+	a, b := reopen(t, path), reopen(t, path) // two handles, as two keel processes
 	sid := startTest(t, a, Session{ProjectRoot: "/p"})
 	call := tc("c1", "read_file", map[string]string{"path": "main.go"}, false)
 	summary := callsSummary([]ToolCall{call})
