@@ -12,6 +12,7 @@ require (
 	github.com/charmbracelet/colorprofile v0.4.3
 	github.com/charmbracelet/x/ansi v0.11.8
 	github.com/landlock-lsm/go-landlock v0.11.0
+	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/sabhiram/go-gitignore v0.0.0-20210923224102-525f6e181f06
 	github.com/sashabaranov/go-openai v1.43.0
@@ -39,7 +40,6 @@ require (
 	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mattn/go-runewidth v0.0.27 // indirect
-	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/muesli/cancelreader v0.2.2 // indirect
 	github.com/ncruces/go-strftime v1.0.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
@@ -73,9 +73,12 @@ replace github.com/mattn/go-runewidth => github.com/mattn/go-runewidth v0.0.24
 //     TUI's markdown uses (chroma's registries, regexps, bluemonday).
 //   - bubbletea: the render loop sleeps until a frame is pending instead of
 //     ticking at 60 Hz for the program's whole life.
+//   - lipgloss: its package-level Writer detects colours on first use, not
+//     in init (inside tmux that ran `tmux info` before every keel's main).
 replace (
 	charm.land/bubbletea/v2 => ./third_party/bubbletea
 	charm.land/glamour/v2 => ./third_party/glamour
+	charm.land/lipgloss/v2 => ./third_party/lipgloss
 	github.com/alecthomas/chroma/v2 => ./third_party/chroma
 	github.com/yuin/goldmark => ./third_party/goldmark
 )

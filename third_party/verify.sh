@@ -18,7 +18,8 @@ status=0
 modules="chroma github.com/alecthomas/chroma/v2 v2.14.0
 glamour charm.land/glamour/v2 v2.0.1
 goldmark github.com/yuin/goldmark v1.7.8
-bubbletea charm.land/bubbletea/v2 v2.0.10"
+bubbletea charm.land/bubbletea/v2 v2.0.10
+lipgloss charm.land/lipgloss/v2 v2.0.6"
 
 upstream() { # module@version -> its directory in the module cache
 	(cd "$tmp" && go mod download -json "$1" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')

@@ -3,6 +3,7 @@ package ui
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -67,4 +68,28 @@ func inMarkdownStack(pkg string) bool {
 		}
 	}
 	return false
+}
+
+// TestNoTerminalQueriesAtStartup runs this test binary again as a process
+// inside tmux would be, with a tmux that leaves a mark when run: nothing
+// in init may run it. lipgloss's package-level Writer detected the
+// terminal's colours in init, and inside tmux that runs `tmux info`:
+// ~4 ms on every keel start there, keel -p and --version included
+// (third_party/lipgloss makes it wait for the first Print).
+func TestNoTerminalQueriesAtStartup(t *testing.T) {
+	bin := t.TempDir()
+	mark := filepath.Join(bin, "ran")
+	script := "#!/bin/sh\ntouch " + mark + "\necho 'Tc: [missing]'\n"
+	if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"TMUX=/tmp/keel-no-such-tmux,1,0", "TTY_FORCE=1", "TERM=xterm-256color", "COLORTERM=", "NO_COLOR=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("rerun the test binary: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Error("a package's init ran tmux (colour detection at startup)")
+	}
 }
