@@ -40,10 +40,13 @@ func readFile(ctx context.Context, ws *Workspace, p readFileParams) Result {
 	if err != nil {
 		return errResult("cannot resolve %q: %v", p.Path, err)
 	}
-	if fi, err := statAt(abs); err == nil && fi.Mode().IsRegular() && fi.Size() > largeFileBytes && fi.Size() <= readMaxFileBytes {
+	// One open: a file over largeFileBytes comes back unread, and is
+	// streamed by readLarge when it is not over readMaxFileBytes.
+	data, fi, err := readAt(abs, largeFileBytes)
+	if errors.Is(err, errTooLarge) && fi.Size() <= readMaxFileBytes {
 		return readLarge(ws, abs, p)
 	}
-	data, msg := readRegular(ws, abs)
+	data, msg := explainRead(ws.Rel(abs), abs, data, fi, err)
 	if msg != "" {
 		return errResult("%s", msg)
 	}
@@ -52,10 +55,9 @@ func readFile(ctx context.Context, ws *Workspace, p readFileParams) Result {
 	return numberLines(ws.Rel(abs), abs, v, data, p)
 }
 
-// readRegular reads abs or explains why it will not.
-func readRegular(ws *Workspace, abs string) ([]byte, string) {
-	rel := ws.Rel(abs)
-	data, fi, err := readAt(abs, readMaxFileBytes)
+// explainRead says why what readAt returned for abs is not text to show,
+// or returns the text.
+func explainRead(rel, abs string, data []byte, fi fs.FileInfo, err error) ([]byte, string) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Sprintf("file not found: %s (resolved to %s); use glob or list_dir to find the right path", rel, abs)

@@ -26,6 +26,12 @@ func TestReadFile(t *testing.T) {
 		"long.txt":     strings.Repeat("x", 5000) + "\n",
 	})
 	writeTestFile(t, filepath.Join(ws.home, "h.txt"), "home\n")
+	for name, size := range map[string]int64{"large.bin": largeFileBytes + 1, "huge.bin": readMaxFileBytes + 1} {
+		writeTestFile(t, filepath.Join(ws.Root(), name), "")
+		if err := os.Truncate(filepath.Join(ws.Root(), name), size); err != nil { // sparse: nothing written
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
 		name  string
 		args  m
@@ -48,6 +54,10 @@ func TestReadFile(t *testing.T) {
 		{"invalid utf8", m{"path": "latin1.txt"}, false, []string{"not valid UTF-8", `caf\xE9`}, nil},
 		{"binary", m{"path": "bin.dat"}, true, []string{"binary file"}, nil},
 		{"directory", m{"path": "dir"}, true, []string{"is a directory; use list_dir"}, nil},
+		// Over largeFileBytes the file is streamed (readLarge, whose binary
+		// message has no size); over readMaxFileBytes it is not read.
+		{"large file streamed", m{"path": "large.bin"}, true, []string{"large.bin is a binary file; read_file"}, []string{"(8.0 MB)"}},
+		{"huge file refused", m{"path": "huge.bin"}, true, []string{"huge.bin is 256.0 MB, too large to read"}, nil},
 		{"missing", m{"path": "nope.go"}, true, []string{"file not found: nope.go"}, nil},
 		{"empty path", m{"path": ""}, true, []string{"path is required"}, nil},
 		{"negative offset", m{"path": "main.go", "offset": -1}, true, []string{"must be positive"}, nil},
