@@ -13,8 +13,8 @@ import (
 // Writer is the default writer that prints to stdout, automatically
 // downsampling colors when necessary.
 //
-// keel: its color profile is detected on the first Print, Println or
-// Printf, not in init. Detection runs `tmux info` inside tmux, which every
+// keel: its color profile is detected on the first Print or Sprint (and
+// their ln and f forms), not in init. Detection runs `tmux info` inside tmux, which every
 // program linking lipgloss paid at start whether it printed or not.
 var Writer = &colorprofile.Writer{Forward: os.Stdout}
 
@@ -23,11 +23,16 @@ var (
 	detectDefault sync.Once
 )
 
-// stdoutWriter returns Writer, with the default one's profile detected.
+// stdoutWriter returns Writer, with the default one's profile detected
+// unless the program set one.
 func stdoutWriter() *colorprofile.Writer {
 	w := Writer
 	if w == defaultWriter {
-		detectDefault.Do(func() { w.Profile = colorprofile.Detect(os.Stdout, os.Environ()) })
+		detectDefault.Do(func() {
+			if w.Profile == colorprofile.Unknown {
+				w.Profile = colorprofile.Detect(os.Stdout, os.Environ())
+			}
+		})
 	}
 	return w
 }
@@ -130,7 +135,7 @@ func Sprint(v ...any) string {
 	var buf bytes.Buffer
 	w := colorprofile.Writer{
 		Forward: &buf,
-		Profile: Writer.Profile,
+		Profile: stdoutWriter().Profile,
 	}
 	fmt.Fprint(&w, v...) //nolint:errcheck
 	return buf.String()
@@ -151,7 +156,7 @@ func Sprintln(v ...any) string {
 	var buf bytes.Buffer
 	w := colorprofile.Writer{
 		Forward: &buf,
-		Profile: Writer.Profile,
+		Profile: stdoutWriter().Profile,
 	}
 	fmt.Fprintln(&w, v...) //nolint:errcheck
 	return buf.String()
@@ -172,7 +177,7 @@ func Sprintf(format string, v ...any) string {
 	var buf bytes.Buffer
 	w := colorprofile.Writer{
 		Forward: &buf,
-		Profile: Writer.Profile,
+		Profile: stdoutWriter().Profile,
 	}
 	fmt.Fprintf(&w, format, v...) //nolint:errcheck
 	return buf.String()

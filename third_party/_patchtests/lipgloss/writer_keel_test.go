@@ -43,3 +43,29 @@ func TestKeelAssignedWriterIsUsedAsItIs(t *testing.T) {
 		t.Errorf("the assigned writer's profile changed to %v", Writer.Profile)
 	}
 }
+
+// Sprint downsamples with the default Writer's profile: detected first,
+// not the zero profile (which would strip every colour).
+func TestKeelSprintDetectsFirst(t *testing.T) {
+	Writer.Profile, detectDefault = colorprofile.Unknown, sync.Once{}
+	t.Setenv("TTY_FORCE", "1")
+	t.Setenv("TERM", "xterm-256color")
+	t.Setenv("COLORTERM", "truecolor")
+	t.Setenv("NO_COLOR", "")
+	red := NewStyle().Foreground(Color("#ff0000")).Render("x")
+	if got := Sprint(red); got != red {
+		t.Errorf("Sprint on a true-colour terminal = %q, want %q", got, red)
+	}
+}
+
+// A profile the program sets on the default Writer before printing stays.
+func TestKeelProfileSetByTheProgramStays(t *testing.T) {
+	Writer.Profile, detectDefault = colorprofile.ANSI, sync.Once{}
+	defer func() { Writer.Profile = colorprofile.Unknown }()
+	t.Setenv("TTY_FORCE", "1")
+	t.Setenv("NO_COLOR", "1")
+	_, _ = Print("")
+	if Writer.Profile != colorprofile.ANSI {
+		t.Errorf("the program's ANSI profile became %v at the first Print", Writer.Profile)
+	}
+}
