@@ -34,8 +34,8 @@ func searchGo(ctx context.Context, ws *Workspace, q grepQuery) ([]grepFile, bool
 	ign := ws.ignorerFor(q.base)
 	w := &grepWalk{ctx: ctx, cancel: cancel, fsys: fsys, q: q, m: m, ign: ign}
 	workers, release := procs.Wide() // the walk is the one place keel computes in parallel
+	defer release()
 	files := w.run(ign.levelsAbove(q.base), workers)
-	release()
 	truncated := w.matches.Load() >= grepMaxCollect
 	if err := ctx.Err(); err != nil && !truncated {
 		return nil, false, err

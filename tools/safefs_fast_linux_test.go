@@ -65,6 +65,7 @@ func TestFastPathMatchesOS(t *testing.T) {
 		{"symlink on the way", filepath.Join(linkedDir, "inner.txt"), false},
 		{"missing file", filepath.Join(dir, "nope.go"), false},
 		{"relative path", "plain.go", false},
+		{"an unclean path", filepath.Join(dir, "sub") + "/..", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ok, data, fi, err := readAtFast(tc.path, 0)

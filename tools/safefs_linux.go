@@ -65,7 +65,7 @@ var noOpenat2 atomic.Bool
 // readAtFast is readAt in one open; ok is false when the caller must take
 // the os.Root path.
 func readAtFast(abs string, limit int64) (ok bool, data []byte, fi fs.FileInfo, err error) {
-	if !filepath.IsAbs(abs) {
+	if !filepath.IsAbs(abs) || abs != filepath.Clean(abs) { // "/a/b/.." would open /a
 		return false, nil, nil, nil
 	}
 	fd, err := openNoSymlinks(abs, unix.O_RDONLY)
@@ -101,7 +101,7 @@ func readAtFast(abs string, limit int64) (ok bool, data []byte, fi fs.FileInfo, 
 
 // statAtFast is statAt in one open (O_PATH: nothing is read).
 func statAtFast(abs string) (fs.FileInfo, bool) {
-	if !filepath.IsAbs(abs) {
+	if !filepath.IsAbs(abs) || abs != filepath.Clean(abs) { // "/a/b/.." would open /a
 		return nil, false
 	}
 	fd, err := openNoSymlinks(abs, unix.O_PATH)

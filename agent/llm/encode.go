@@ -154,6 +154,9 @@ func (c *encodeCache) messages(ms []Message) ([][]byte, int, error) {
 	for i := n; i < len(ms); i++ {
 		b, err := encodeMessage(&ms[i])
 		if err != nil {
+			// The appends overwrote entries past n: keep the cache to the
+			// prefix both still agree on.
+			c.msgs, c.enc = c.msgs[:n], c.enc[:n]
 			return nil, 0, fmt.Errorf("encode message %d: %w", i, err)
 		}
 		enc = append(enc, b)
