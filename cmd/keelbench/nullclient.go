@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime"
 	"strings"
 )
 
@@ -35,23 +36,41 @@ type nullCall struct {
 	} `json:"function"`
 }
 
+// nullTools stands for keel's tool list in each request (about 7 KB).
+func nullTools() []map[string]any {
+	tools := make([]map[string]any, 14)
+	for i := range tools {
+		tools[i] = map[string]any{"type": "function", "function": map[string]any{
+			"name": fmt.Sprintf("tool_%d", i), "description": strings.Repeat("d", 380),
+			"parameters": map[string]any{"type": "object", "properties": map[string]any{}}}}
+	}
+	return tools
+}
+
 // runNullClient plays the workload against $OPENAI_BASE_URL as keel would
-// be asked to, without keel: each answer's calls get a result the size of
-// a workload file at once, until an answer has no calls. It prints what
+// be asked to, without keel: requests of keel's shape (a system prompt,
+// the tools, the stream options), each answer's calls given a result the
+// size of a workload file at once, until an answer has no calls; like
+// keel, it runs on one processor from the first answer on. It prints what
 // keel's --output-format json would, for the runner.
 func runNullClient(stdout io.Writer) error {
 	base := strings.TrimSuffix(os.Getenv("OPENAI_BASE_URL"), "/")
 	system, user, result := strings.Repeat("s", 8<<10), "go", fileBody(0)
 	msgs := []nullMessage{{Role: "system", Content: &system}, {Role: "user", Content: &user}}
+	tools := nullTools()
 	calls := 0
 	for {
-		body, err := json.Marshal(map[string]any{"model": "m", "messages": msgs, "stream": true})
+		body, err := json.Marshal(map[string]any{"model": "m", "messages": msgs, "stream": true,
+			"stream_options": map[string]any{"include_usage": true}, "tools": tools})
 		if err != nil {
 			return err
 		}
 		called, err := nullRound(base+"/chat/completions", body)
 		if err != nil {
 			return err
+		}
+		if calls == 0 {
+			runtime.GOMAXPROCS(1)
 		}
 		if called == "" {
 			break
