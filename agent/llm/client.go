@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -37,6 +38,10 @@ type Config struct {
 type Client struct {
 	cfg   Config
 	cache encodeCache // encodings of the last history sent
+	// endless is set once a stream's body did not end soon after [DONE]:
+	// such a server costs the wait every round, so later bodies are
+	// closed at once (watchBody.Close).
+	endless atomic.Bool
 }
 
 // writeBufferSize is the HTTP transport's write buffer: a long history's
@@ -93,6 +98,7 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := newWatch(c.cfg.IdleTimeout, cancel)
+	w.endless = &c.endless
 	defer w.stop()
 
 	oreq, body, err := c.build(req)

@@ -23,6 +23,7 @@ type watch struct {
 	timer   *time.Timer
 	header  http.Header // set once on the calling goroutine
 	done    doneDetector
+	endless *atomic.Bool // the client's: a body did not end after [DONE]
 }
 
 func newWatch(idle time.Duration, abort context.CancelFunc) *watch {
@@ -118,12 +119,16 @@ const (
 	drainMax  = 4 << 10
 )
 
-// Close reads the rest of a stream that ended with [DONE], then closes.
+// Close reads the rest of a stream that ended with [DONE], then closes;
+// once a body has not ended within drainWait, the client's later bodies
+// are closed at once.
 func (b *watchBody) Close() error {
-	if b.w.done.seen {
+	if b.w.done.seen && (b.w.endless == nil || !b.w.endless.Load()) {
 		stop := time.AfterFunc(drainWait, func() { b.rc.Close() }) // a server that never ends the body
 		_, _ = io.CopyN(io.Discard, b.rc, drainMax)
-		stop.Stop()
+		if !stop.Stop() && b.w.endless != nil {
+			b.w.endless.Store(true)
+		}
 	}
 	return b.rc.Close()
 }
