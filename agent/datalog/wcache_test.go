@@ -2,9 +2,14 @@ package datalog
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/keel-dev/keel/agent/llm"
 )
 
 // docCount counts a session's recall documents of kind with text.
@@ -120,5 +125,49 @@ func TestWriterCacheAfterRollback(t *testing.T) {
 	}
 	if n := docCount(t, db, sid, RecallCalls, "grep TODO"); n != 1 {
 		t.Fatalf("a text whose first insert was rolled back is stored %d times, want 1", n)
+	}
+}
+
+// TestRowsInsertedInGroups: a round's messages and transitions go in
+// statements of up to three rows; seven and five of them must all be
+// stored, in order, with the seqs one at a time would have had.
+func TestRowsInsertedInGroups(t *testing.T) {
+	db := openTest(t, Options{})
+	sid := startTest(t, db, Session{})
+	rec := RoundRecord{Round: Round{SessionID: sid, Seq: 1}}
+	for i := range 7 {
+		rec.Messages = append(rec.Messages, llm.Message{Role: llm.RoleUser, Content: fmt.Sprint("m", i)})
+	}
+	for i := range 5 {
+		rec.Transitions = append(rec.Transitions, StateTransition{From: fmt.Sprint("s", i), To: fmt.Sprint("s", i+1), At: t0})
+	}
+	mustWrite(t, db, rec)
+	mustWrite(t, db, twoMessages(sid, 2, false))
+	var got []string
+	err := eachRow(context.Background(), db.read, `SELECT seq, json FROM messages WHERE session_id = ? ORDER BY seq`, []any{sid},
+		func(rows *sql.Rows) error {
+			var seq int
+			var js string
+			if err := rows.Scan(&seq, &js); err != nil {
+				return err
+			}
+			var m llm.Message
+			_ = json.Unmarshal([]byte(js), &m)
+			got = append(got, fmt.Sprintf("%d:%s", seq, m.Content))
+			return nil
+		})
+	want := "[1:m0 2:m1 3:m2 4:m3 5:m4 6:m5 7:m6 8:round 2 9:go on]"
+	if err != nil || fmt.Sprint(got) != want {
+		t.Errorf("messages = %v (%v), want %s", got, err, want)
+	}
+	var states []string
+	err = eachRow(context.Background(), db.read, `SELECT from_state || '>' || to_state FROM state_transitions WHERE session_id = ? ORDER BY id`, []any{sid},
+		func(rows *sql.Rows) error {
+			var s string
+			states = append(states, s)
+			return rows.Scan(&states[len(states)-1])
+		})
+	if err != nil || fmt.Sprint(states) != "[s0>s1 s1>s2 s2>s3 s3>s4 s4>s5]" {
+		t.Errorf("transitions = %v (%v)", states, err)
 	}
 }

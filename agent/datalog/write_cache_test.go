@@ -17,13 +17,13 @@ import (
 func writerState(t *testing.T, db *DB) (prepared bool, counters int) {
 	t.Helper()
 	err := db.submit(context.Background(), "probe", func(ctx context.Context, tx *wtx) error {
-		prepared = tx.w.stmts[stInsertMessage] != nil
+		prepared = tx.w.stmts[stInsertMessages2] != nil // the tests' rounds have two messages
 		for _, c := range tx.w.sessions {
 			if c.counter != nil {
 				counters++
 			}
 		}
-		if prepared && tx.stmt(ctx, stInsertMessage) == nil {
+		if prepared && tx.stmt(ctx, stInsertMessages2) == nil {
 			return errors.New("a prepared statement did not bind to the transaction")
 		}
 		if tx.w.stmts[stReopenSession] != nil {

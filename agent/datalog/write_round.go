@@ -108,12 +108,14 @@ func (p *preparedRound) insertMessages(ctx context.Context, tx *wtx) error {
 	if p.rec.HistoryReset {
 		epoch = p.rec.Round.Seq
 	}
-	for _, m := range p.messages {
-		c.seq++
-		if _, err := tx.exec(ctx, stInsertMessage, sid, c.seq, p.rec.Round.Seq, epoch, m); err != nil {
-			return err
-		}
+	rows := make([][]any, len(p.messages))
+	for i, m := range p.messages {
+		rows[i] = []any{sid, c.seq + 1 + i, p.rec.Round.Seq, epoch, m}
 	}
+	if err := tx.insertRows(ctx, messageInserts, rows); err != nil {
+		return err
+	}
+	c.seq += len(p.messages)
 	// What MAX(seq) and MAX(epoch) now answer.
 	c.epoch = max(c.epoch, epoch)
 	return nil
@@ -155,14 +157,11 @@ func (p *preparedRound) insertPlans(ctx context.Context, tx *wtx) error {
 }
 
 func (p *preparedRound) insertTransitions(ctx context.Context, tx *wtx) error {
-	for _, st := range p.rec.Transitions {
-		_, err := tx.exec(ctx, stInsertTransition,
-			p.rec.Round.SessionID, p.rec.Round.Seq, st.From, st.To, st.Detail, nanos(st.At))
-		if err != nil {
-			return err
-		}
+	rows := make([][]any, len(p.rec.Transitions))
+	for i, st := range p.rec.Transitions {
+		rows[i] = []any{p.rec.Round.SessionID, p.rec.Round.Seq, st.From, st.To, st.Detail, nanos(st.At)}
 	}
-	return nil
+	return tx.insertRows(ctx, transitionInserts, rows)
 }
 
 func (p *preparedRound) insertFileChanges(ctx context.Context, tx *wtx) error {

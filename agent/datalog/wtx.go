@@ -3,6 +3,7 @@ package datalog
 import (
 	"context"
 	"database/sql"
+	"strings"
 )
 
 // stmtID names one of the writer's fixed statements.
@@ -35,10 +36,60 @@ const (
 	stInsertIntent
 	stDeleteIntents
 	stInsertRecall
+	// Several rows in one statement (rowsSQL): a round's messages and
+	// transitions, which come two and three at a time.
+	stInsertMessages2
+	stInsertMessages3
+	stInsertTransitions2
+	stInsertTransitions3
 	numStmts
 )
 
-var stmtSQL = [numStmts]string{
+// messageInserts and transitionInserts name the statement that inserts n
+// rows at index n (insertRows).
+var (
+	messageInserts    = []stmtID{1: stInsertMessage, 2: stInsertMessages2, 3: stInsertMessages3}
+	transitionInserts = []stmtID{1: stInsertTransition, 2: stInsertTransitions2, 3: stInsertTransitions3}
+)
+
+var stmtSQL = withRows(singleSQL)
+
+// withRows adds to sql the statements that insert several rows, made from
+// each family's one-row statement.
+func withRows(sql [numStmts]string) [numStmts]string {
+	for _, family := range [][]stmtID{messageInserts, transitionInserts} {
+		for n := 2; n < len(family); n++ {
+			sql[family[n]] = rowsSQL(sql[family[1]], n)
+		}
+	}
+	return sql
+}
+
+// rowsSQL repeats the VALUES tuple of a one-row INSERT n times.
+func rowsSQL(one string, n int) string {
+	i := strings.LastIndex(one, "VALUES")
+	tuple := strings.TrimSpace(one[i+len("VALUES"):])
+	return one + strings.Repeat(", "+tuple, n-1)
+}
+
+// insertRows inserts rows, each of the same columns, with as few
+// statements of family as it takes.
+func (t *wtx) insertRows(ctx context.Context, family []stmtID, rows [][]any) error {
+	for len(rows) > 0 {
+		n := min(len(rows), len(family)-1)
+		args := make([]any, 0, n*len(rows[0]))
+		for _, r := range rows[:n] {
+			args = append(args, r...)
+		}
+		if _, err := t.exec(ctx, family[n], args...); err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
+var singleSQL = [numStmts]string{
 	stInsertRound: `INSERT INTO rounds (session_id, seq, task_seq, request_messages,
 		request_tokens, first_token_ns, duration_ns, finish_reason, tokens_in, tokens_out, tokens_cached,
 		cost, retries, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
