@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"time"
+
+	"github.com/keel-dev/keel/agent/llm"
 )
 
 // loader reads one session's rounds first..last with one query per table
@@ -58,7 +60,7 @@ func (l *loader) messages(ctx context.Context) error {
 				return 0, nil, err
 			}
 			m.JSON = json.RawMessage(js)
-			err := json.Unmarshal(m.JSON, &m.Msg)
+			err := llm.DecodeMessage(m.JSON, &m.Msg)
 			return round, func(rd *RoundDetail) { rd.Messages = append(rd.Messages, m) }, err
 		})
 }
