@@ -286,9 +286,13 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(clean(s)), " ")
 }
 
-// formatDuration shows a duration short and stable: 12ms, 1.4s, 2m05s.
+// formatDuration shows a duration short and stable: <1ms, 12ms, 1.4s,
+// 2m05s. A call under a millisecond (a small file read) is "<1ms", not
+// "0ms", which reads as a duration that was lost.
 func formatDuration(d time.Duration) string {
 	switch {
+	case d > 0 && d < time.Millisecond:
+		return "<1ms"
 	case d < time.Second:
 		return fmt.Sprintf("%dms", d.Milliseconds())
 	case d < time.Minute:
