@@ -127,9 +127,12 @@ func callSubject(args string) string {
 	return args
 }
 
-// shortDuration renders a duration for a progress line: 7ms, 1.2s, 2m3s.
+// shortDuration renders a duration for a progress line: <1ms, 7ms, 1.2s,
+// 2m3s (as the TUI does).
 func shortDuration(d time.Duration) string {
 	switch {
+	case d > 0 && d < time.Millisecond:
+		return "<1ms"
 	case d < time.Second:
 		return fmt.Sprintf("%dms", d.Milliseconds())
 	case d < time.Minute:
