@@ -128,6 +128,7 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 		return
 	}
 	o.ran = true
+	o.started = s.now() // the call's duration is its run's, not the wait for permission
 	if tool.Class() != tools.ReadOnly {
 		s.opts.Recorder.intent(s.currentRound(), o.call, o.started) // shown even if keel dies while it runs
 	}
