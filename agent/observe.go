@@ -168,7 +168,7 @@ func commandOf(args string) string {
 func reportEvent(r discipline.ReflectionReport) ReportUpdated {
 	ev := ReportUpdated{Lines: r.Lines()}
 	for _, st := range r.Stalled {
-		ev.Stalled = append(ev.Stalled, fmt.Sprintf("%s (%d rounds)", st.Title, st.Rounds))
+		ev.Stalled = append(ev.Stalled, fmt.Sprintf("%s (%s)", st.Title, count(st.Rounds, "round")))
 	}
 	return ev
 }

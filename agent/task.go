@@ -208,9 +208,9 @@ func (t *task) checkLimits() *stop {
 	l := t.s.opts.Limits
 	switch {
 	case l.MaxTurns > 0 && t.limits.rounds >= l.MaxTurns:
-		return &stop{reason: StopMaxTurns, message: fmt.Sprintf("stopped after %d LLM rounds (max_turns); %s", t.limits.rounds, t.whereItStands())}
+		return &stop{reason: StopMaxTurns, message: fmt.Sprintf("stopped after %s (max_turns); %s", count(t.limits.rounds, "LLM round"), t.whereItStands())}
 	case l.MaxToolCalls > 0 && t.limits.toolCalls >= l.MaxToolCalls:
-		return &stop{reason: StopMaxToolCalls, message: fmt.Sprintf("stopped after %d tool calls (max_tool_calls); %s", t.limits.toolCalls, t.whereItStands())}
+		return &stop{reason: StopMaxToolCalls, message: fmt.Sprintf("stopped after %s (max_tool_calls); %s", count(t.limits.toolCalls, "tool call"), t.whereItStands())}
 	case l.TokenBudget > 0 && t.limits.usage.PromptTokens+t.limits.usage.CompletionTokens >= l.TokenBudget:
 		return &stop{reason: StopTokenBudget, message: fmt.Sprintf("stopped after %d tokens (token_budget %d); %s", t.limits.usage.PromptTokens+t.limits.usage.CompletionTokens, l.TokenBudget, t.whereItStands())}
 	}
@@ -221,7 +221,7 @@ func (t *task) checkLimits() *stop {
 func (t *task) whereItStands() string {
 	p := t.s.Plan()
 	if p == nil || len(p.Steps) == 0 {
-		return fmt.Sprintf("%d tool calls made, no plan recorded", t.limits.toolCalls)
+		return fmt.Sprintf("%s made, no plan recorded", count(t.limits.toolCalls, "tool call"))
 	}
 	c := p.Counts()
 	return fmt.Sprintf("plan %q: %d of %d steps completed", p.Goal, c[StepCompleted], len(p.Steps))
@@ -247,4 +247,12 @@ func (t *task) keepPartial(resp llm.Response) {
 	if resp.Content != "" {
 		t.s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: resp.Content})
 	}
+}
+
+// count renders "1 tool call" or "3 tool calls" for messages.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

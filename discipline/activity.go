@@ -71,7 +71,7 @@ func (a Activity) facts() string {
 	if a.Commands > 0 {
 		parts = append(parts, fmt.Sprintf("%s (%d failed)", plural(a.Commands, "command"), a.CommandsFailed))
 	}
-	parts = append(parts, fmt.Sprintf("%d of %d calls failed", a.Failed, a.Calls))
+	parts = append(parts, fmt.Sprintf("%d of %s failed", a.Failed, plural(a.Calls, "call")))
 	return strings.Join(parts, "; ")
 }
 

@@ -47,8 +47,8 @@ func checkpoint(sum RoundSummary, p Policy, s *State, notes []string) *Intervent
 		AtToolCall: s.toolCalls,
 		Action:     Inject,
 		Message:    reflectionPrompt(delta, s.window, s.plan, rep, notes),
-		Why: fmt.Sprintf("checkpoint after %d tool calls (cadence %d): %s, %s, %d failed",
-			delta, p.ReflectionCadence, plural(s.window.Reads, "read"), plural(s.window.Edits, "edit"), s.window.Failed),
+		Why: fmt.Sprintf("checkpoint after %s (cadence %d): %s, %s, %d failed",
+			plural(delta, "tool call"), p.ReflectionCadence, plural(s.window.Reads, "read"), plural(s.window.Edits, "edit"), s.window.Failed),
 		Figures: map[string]int{
 			"delta": delta, "cadence": p.ReflectionCadence, "reads": s.window.Reads,
 			"edits": s.window.Edits, "commands": s.window.Commands, "failed": s.window.Failed,

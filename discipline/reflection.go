@@ -14,7 +14,7 @@ import (
 func reflectionPrompt(delta int, act Activity, plan PlanView, rep ReflectionReport, notes []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[Checkpoint: a routine pause every few tool calls; nothing is wrong.]\n")
-	fmt.Fprintf(&b, "In the last %d tool calls: %s.\n", delta, act.facts())
+	fmt.Fprintf(&b, "In the last %s: %s.\n", plural(delta, "tool call"), act.facts())
 	fmt.Fprintf(&b, "%s\n", planStatus(plan))
 	for _, l := range rep.Lines() {
 		fmt.Fprintf(&b, "%s\n", l)
@@ -22,7 +22,7 @@ func reflectionPrompt(delta int, act Activity, plan PlanView, rep ReflectionRepo
 	b.WriteString(notesBlock(notes))
 	fmt.Fprintf(&b, "Answer briefly, in this order:\n")
 	fmt.Fprintf(&b, "1. Restate the original task in one sentence.\n")
-	fmt.Fprintf(&b, "2. What did the last %d calls prove or rule out?\n", delta)
+	fmt.Fprintf(&b, "2. What did the last %s prove or rule out?\n", plural(delta, "call"))
 	fmt.Fprintf(&b, "3. What is the next concrete output (an edit, a command's result, or an answer), and how many calls away is it?\n")
 	fmt.Fprintf(&b, "If what you know is enough to act, act in this turn: make the edit, run the check or give the answer now, rather than gathering more.")
 	return b.String()

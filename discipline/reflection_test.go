@@ -82,3 +82,16 @@ func TestCheckpointCarriesReport(t *testing.T) {
 		t.Errorf("after the checkpoint nothing is completed since: %v", rep.CompletedSince)
 	}
 }
+
+// One call is "1 tool call", not "1 tool calls" (a cadence of 1).
+func TestReflectionPromptSingular(t *testing.T) {
+	msg := reflectionPrompt(1, Activity{Calls: 1}, PlanView{}, ReflectionReport{}, nil)
+	for _, want := range []string{"In the last 1 tool call:", "What did the last 1 call prove", "0 of 1 call failed"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "1 tool calls") || strings.Contains(msg, "1 calls") {
+		t.Errorf("a plural after 1:\n%s", msg)
+	}
+}
