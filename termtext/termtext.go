@@ -3,8 +3,9 @@
 // removes escape sequences and control characters, so such text can never
 // set the clipboard, retitle the window, clear or redraw the screen, or hide
 // part of itself. NewWriter applies it to a printer's output; NewJSONWriter
-// escapes the control characters encoding/json leaves raw. It imports only
-// the standard library, so ui, agent and agent/datalog may all use it.
+// escapes the control characters encoding/json leaves raw; Duration shows
+// how long a call took, the same in the TUI and in keel -p. It imports
+// only the standard library, so ui, agent and agent/datalog may all use it.
 package termtext
 
 import (

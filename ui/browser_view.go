@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/termtext"
 )
 
 // view renders the browser for width × height. What the datalog holds is
@@ -118,7 +119,7 @@ func (b *browser) roundLines(r *renderer, width, height int) []string {
 func (b *browser) roundSummary(r *renderer, i, width int) []string {
 	rd := b.detail.Rounds[i]
 	rr := rd.Round
-	head := fmt.Sprintf("round %d · task %d · %s · in %s out %s · %s", rr.Seq, rr.TaskSeq, formatDuration(rr.Duration),
+	head := fmt.Sprintf("round %d · task %d · %s · in %s out %s · %s", rr.Seq, rr.TaskSeq, termtext.Duration(rr.Duration),
 		humanTokens(rr.TokensIn), humanTokens(rr.TokensOut), oneLine(rr.FinishReason))
 	out := []string{r.cursorLine(i == b.cursor, head, width)}
 	sub := func(s string) { out = append(out, "    "+ansi.Truncate(s, width-6, "…")) }
@@ -130,7 +131,7 @@ func (b *browser) roundSummary(r *renderer, i, width int) []string {
 		if tc.Permission == "deny" {
 			icon = r.st.Warn.Render("⊘")
 		}
-		sub(icon + " " + oneLine(tc.Name) + " " + keyArgument(tc.Name, tc.Arguments) + r.st.Dim.Render(" "+formatDuration(tc.Duration)))
+		sub(icon + " " + oneLine(tc.Name) + " " + keyArgument(tc.Name, tc.Arguments) + r.st.Dim.Render(" "+termtext.Duration(tc.Duration)))
 	}
 	for _, iv := range rd.Interventions {
 		sub(r.st.Warn.Render("◆ "+oneLine(iv.Kind)) + fmt.Sprintf(" at call %d", iv.AtToolCall))
@@ -157,7 +158,7 @@ func roundFull(r *renderer, rd *datalog.RoundDetail, width int) []string {
 	add := func(style styleRenderer, s string) { out = append(out, wrapStyled(style, clean(s), width)...) }
 	head := func(style styleRenderer, s string) { out = append(out, "", style.Render(oneLine(s))) }
 	add(r.st.Dim, fmt.Sprintf("task %d · started %s · %s (first token %s) · in %d out %d cached %d · %s · finish %s · retries %d",
-		rr.TaskSeq, rr.Started.Local().Format(time.DateTime), formatDuration(rr.Duration), formatDuration(rr.FirstToken),
+		rr.TaskSeq, rr.Started.Local().Format(time.DateTime), termtext.Duration(rr.Duration), termtext.Duration(rr.FirstToken),
 		rr.TokensIn, rr.TokensOut, rr.TokensCached, costText(loggedCost(rr.Cost, rr.TokensIn+rr.TokensOut)), rr.FinishReason, rr.Retries))
 	for _, t := range rd.Transitions {
 		add(r.st.Dim, fmt.Sprintf("state %s → %s %s", t.From, t.To, t.Detail))
@@ -170,7 +171,7 @@ func roundFull(r *renderer, rd *datalog.RoundDetail, width int) []string {
 		add(r.st.Status, m.Msg.Content)
 	}
 	for _, tc := range rd.ToolCalls {
-		head(r.st.Bold, fmt.Sprintf("tool %s · %s · %s by %s", tc.Name, formatDuration(tc.Duration), tc.Permission, tc.DecidedBy))
+		head(r.st.Bold, fmt.Sprintf("tool %s · %s · %s by %s", tc.Name, termtext.Duration(tc.Duration), tc.Permission, tc.DecidedBy))
 		add(r.st.Dim, tc.Arguments)
 		add(r.st.Status, tc.Result)
 	}

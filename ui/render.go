@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/keel-dev/keel/termtext"
 )
 
 // renderer draws entries; it holds what every entry needs to be drawn and
@@ -138,7 +139,7 @@ func (r *renderer) tool(e *entry, width int) []string {
 		tail = append(tail, fmt.Sprintf("exit %d", *t.exitCode))
 	}
 	if t.state != toolRunning && t.state != toolDenied && !t.noDuration {
-		tail = append(tail, formatDuration(t.duration))
+		tail = append(tail, termtext.Duration(t.duration))
 	}
 	if t.state == toolDenied {
 		tail = append(tail, "denied")
@@ -284,19 +285,4 @@ func keyArgument(tool, args string) string {
 // oneLine makes s one sanitised line.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(clean(s)), " ")
-}
-
-// formatDuration shows a duration short and stable: <1ms, 12ms, 1.4s,
-// 2m05s. A call under a millisecond (a small file read) is "<1ms", not
-// "0ms", which reads as a duration that was lost.
-func formatDuration(d time.Duration) string {
-	switch {
-	case d > 0 && d < time.Millisecond:
-		return "<1ms"
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/keel-dev/keel/termtext"
 )
@@ -77,7 +76,7 @@ func (h Headless) progress(ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.ToolFinished:
 		subject := abbreviate(termtext.Sanitize(callSubject(e.Args)), 80)
-		line = fmt.Sprintf("%s %s %s (%s)", toolMark(e), e.Name, subject, shortDuration(e.Duration))
+		line = fmt.Sprintf("%s %s %s (%s)", toolMark(e), e.Name, subject, termtext.Duration(e.Duration))
 		if e.Denied {
 			line += ": " + e.DenyReason
 		}
@@ -127,16 +126,3 @@ func callSubject(args string) string {
 	return args
 }
 
-// shortDuration renders a duration for a progress line: <1ms, 7ms, 1.2s,
-// 2m3s (as the TUI does).
-func shortDuration(d time.Duration) string {
-	switch {
-	case d > 0 && d < time.Millisecond:
-		return "<1ms"
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-	return d.Round(time.Second).String()
-}
