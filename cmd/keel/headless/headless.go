@@ -125,4 +125,3 @@ func callSubject(args string) string {
 	}
 	return args
 }
-
