@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,8 +19,7 @@ func TestTUIExitLineInTmux(t *testing.T) {
 	t.Parallel() // waits on processes: overlaps the package's other tests
 	srv := llmtest.Start(t, llmtest.Rounds(llmtest.TextRound("Hello there.")))
 	home, dir := t.TempDir(), project(t)
-	env := []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "cfg"),
-		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=sk-tmux", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
+	env := tmuxEnv(home, srv)
 	tm := startTmuxThenWait(t, env, dir)
 	tm.waitFor("Ask keel")
 	tm.keys("say hello", "Enter")
@@ -76,8 +73,7 @@ func TestTUIWithoutPromptLeavesNoSession(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.Start(t, llmtest.Rounds(llmtest.TextRound("First answer."), llmtest.TextRound("Second answer.")))
 	home, dir := t.TempDir(), project(t)
-	env := []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "cfg"),
-		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=sk-tmux", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
+	env := tmuxEnv(home, srv)
 	if _, errOut, code := runKeelHome(t, home, srv, dir, "", "-p", "the first task"); code != 0 {
 		t.Fatalf("keel -p: exit %d: %s", code, errOut)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -28,8 +26,7 @@ func TestResumedTranscriptInTmux(t *testing.T) {
 		llmtest.Round{Text: "Wrote notes.txt.", FinishReason: "stop"},
 	))
 	home, dir := t.TempDir(), project(t)
-	env := []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "cfg"),
-		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=sk-tmux", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
+	env := tmuxEnv(home, srv)
 	tm := startTmux(t, env, dir, "--reflection-cadence", "2")
 	tm.waitFor("Ask keel")
 	tm.keys("clean and build", "Enter")

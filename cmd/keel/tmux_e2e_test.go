@@ -20,6 +20,13 @@ type tmux struct {
 	session string
 }
 
+// tmuxEnv is the environment of keel in a tmux e2e test: a home of its
+// own, the fake server, a colour terminal.
+func tmuxEnv(home string, srv *llmtest.Server) []string {
+	return []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "cfg"),
+		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=sk-tmux", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
+}
+
 func startTmux(t *testing.T, env []string, dir string, args ...string) *tmux {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
@@ -116,8 +123,7 @@ func TestTUIEndToEndInTmux(t *testing.T) {
 		llmtest.Round{Text: "a long answer that never ends", TextChunk: 4, Hang: true, HangAfter: 3},
 	))
 	home, dir := t.TempDir(), project(t)
-	env := []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "cfg"),
-		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=sk-tmux", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
+	env := tmuxEnv(home, srv)
 	tm := startTmux(t, env, dir, "--reflection-cadence", "2")
 	tm.waitFor("Ask keel")
 	tm.waitTitle(ui.TitleReady)
@@ -154,8 +160,7 @@ func TestTUIMentionAndShellInTmux(t *testing.T) {
 	t.Parallel() // waits on processes: overlaps the package's other tests
 	srv := llmtest.Start(t, llmtest.Rounds(llmtest.Round{Text: "Read the readme."}, llmtest.Round{Text: "Saw the output."}))
 	home, dir := t.TempDir(), project(t)
-	env := []string{"HOME=" + home, "XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "cfg"),
-		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=sk-tmux", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
+	env := tmuxEnv(home, srv)
 	tm := startTmux(t, env, dir)
 	tm.waitFor("Ask keel")
 	tm.keys("summarise @READ")
