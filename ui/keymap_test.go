@@ -32,6 +32,18 @@ func allBindings(v reflect.Value, path string, out map[string]key.Binding) {
 	}
 }
 
+// keyBindings is every binding of m's KeyMap by field path; it fails the
+// test when the walk finds too few to be the whole map.
+func keyBindings(t *testing.T, m *Model) map[string]key.Binding {
+	t.Helper()
+	bs := map[string]key.Binding{}
+	allBindings(reflect.ValueOf(m.keys), "KeyMap", bs)
+	if len(bs) < 40 {
+		t.Fatalf("found only %d bindings: the walk is broken", len(bs))
+	}
+	return bs
+}
+
 // TestHelpListsEveryBinding opens `?` and scrolls through it: every
 // binding of the KeyMap, in every group, is listed with its description.
 func TestHelpListsEveryBinding(t *testing.T) {
@@ -46,11 +58,7 @@ func TestHelpListsEveryBinding(t *testing.T) {
 			send(m, press("pgdown"))
 		}
 		screen := strings.Join(mapKeys(seen), "\n")
-		bs := map[string]key.Binding{}
-		allBindings(reflect.ValueOf(m.keys), "KeyMap", bs)
-		if len(bs) < 40 {
-			t.Fatalf("found only %d bindings: the walk is broken", len(bs))
-		}
+		bs := keyBindings(t, m)
 		for path, b := range bs {
 			h := b.Help()
 			if len(b.Keys()) == 0 || h.Key == "" || h.Desc == "" {
