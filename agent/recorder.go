@@ -34,7 +34,7 @@ type Recorder struct {
 	failing     bool           // a write failure was reported and none has succeeded since
 	started     *startedTask   // a task not yet written
 	noted       int            // the task last noted as the project's last (NoteLastTask)
-	inflight    func() error   // the round the writer is committing (QueueRound); nil when none
+	inflight    func() error   // the outcome of the last QueueRound; nil when taken
 }
 
 // NewRecorder records into db under sessionID (from db.StartSession).
@@ -227,10 +227,13 @@ func (r *Recorder) round(t *task, resp llm.Response, outs []outcome, fired []Int
 	r.mu.Unlock()
 }
 
-// settle waits until the round the writer is committing is committed and
+// settle waits until the last round handed to the datalog is stored and
 // reports how it went. The next request waits here after it is built
 // (llm.Request.BeforeSend), so a round is stored before the next one
-// starts, and building the request costs the gap nothing.
+// starts. Stored is in the datalog's spool, which QueueRound writes
+// before it returns, SQLite committing it while the model answers; when
+// the spool cannot be written, QueueRound commits, and building the
+// request overlaps that commit.
 func (r *Recorder) settle() {
 	if r == nil {
 		return

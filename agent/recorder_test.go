@@ -126,10 +126,10 @@ func TestHaltStopsTheRound(t *testing.T) {
 	}
 }
 
-// The writer commits a round while the next request is built; the request
-// leaves only once the round is committed, so the server never sees
-// request N before round N is in the datalog.
-func TestRoundIsCommittedBeforeTheNextRequestLeaves(t *testing.T) {
+// A round is stored (spooled, or committed) before the next request
+// leaves, and every read sees it: the server never finds request N
+// without round N in the datalog.
+func TestRoundIsStoredBeforeTheNextRequestLeaves(t *testing.T) {
 	const rounds = 6
 	var (
 		db     *datalog.DB

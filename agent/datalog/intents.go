@@ -15,7 +15,7 @@ const UnknownOutcome = "started, outcome unknown: keel was stopped while this ca
 // Intents returns the calls of a session that started and never had
 // their round committed (keel was killed while they ran), oldest first.
 func (db *DB) Intents(ctx context.Context, id string) ([]Intent, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT round_seq, call_id, name, arguments, started_at
+	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT round_seq, call_id, name, arguments, started_at
 		FROM call_intents WHERE session_id = ? ORDER BY round_seq, started_at`, id)
 	if err != nil {
 		return nil, fmt.Errorf("load unfinished calls of session %s: %w", id, err)

@@ -60,7 +60,7 @@ func (db *DB) CheckLastTask(ctx context.Context, root string) error {
 		return nil
 	}
 	var n int
-	err = db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM rounds WHERE session_id = ? AND task_seq = ?`, id, task).Scan(&n)
+	err = db.reader(ctx).QueryRowContext(ctx, `SELECT COUNT(*) FROM rounds WHERE session_id = ? AND task_seq = ?`, id, task).Scan(&n)
 	if err != nil {
 		return fmt.Errorf("check the last task: %w", err)
 	}

@@ -49,7 +49,7 @@ func (db *DB) LoadRounds(ctx context.Context, id string, first, last int) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for all tables
+	tx, err := db.reader(ctx).BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for all tables
 	if err != nil {
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}
@@ -75,7 +75,7 @@ func (db *DB) LoadRounds(ctx context.Context, id string, first, last int) (*Sess
 // assistant tool call left without a result (keel died while it ran)
 // gets an "interrupted" tool result so the request is valid.
 func (db *DB) LoadHistory(ctx context.Context, id string) ([]llm.Message, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT seq, round_seq, epoch, json FROM messages
+	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT seq, round_seq, epoch, json FROM messages
 		WHERE session_id = ? AND epoch = (SELECT COALESCE(MAX(epoch), 0) FROM messages WHERE session_id = ?)
 		ORDER BY seq`, id, id)
 	if err != nil {
@@ -118,7 +118,7 @@ func (db *DB) LatestPlan(ctx context.Context, id string) (*PlanSnapshot, error) 
 	p := PlanSnapshot{SessionID: id}
 	var js string
 	var at int64
-	err := db.read.QueryRowContext(ctx, `SELECT round_seq, attempt, status, json, at FROM plan_snapshots
+	err := db.reader(ctx).QueryRowContext(ctx, `SELECT round_seq, attempt, status, json, at FROM plan_snapshots
 		WHERE session_id = ? ORDER BY id DESC LIMIT 1`, id).Scan(&p.Round, &p.Attempt, &p.Status, &js, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -141,7 +141,7 @@ func (db *DB) LatestPlan(ctx context.Context, id string) (*PlanSnapshot, error) 
 // the file's current bytes when they hash to AfterSHA256 (it reads the
 // files for that). See readyForUndo.
 func (db *DB) TaskFileChanges(ctx context.Context, sessionID string) ([]FileChange, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id, round_seq, task_seq, tool_call_id, path, existed,
+	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT id, round_seq, task_seq, tool_call_id, path, existed,
 		before, after, mode, before_sha256, after_sha256, path_redacted, before_redacted, after_redacted, by_command,
 		splices, splices_redacted
 		FROM file_changes
@@ -177,7 +177,7 @@ func (db *DB) TaskFileChanges(ctx context.Context, sessionID string) ([]FileChan
 // LoadBodies returns the raw request and response bodies of a round, if
 // they were captured.
 func (db *DB) LoadBodies(ctx context.Context, sessionID string, round int) (req, resp []byte, err error) {
-	err = db.read.QueryRowContext(ctx, `SELECT request, response FROM bodies WHERE session_id = ? AND round_seq = ?`,
+	err = db.reader(ctx).QueryRowContext(ctx, `SELECT request, response FROM bodies WHERE session_id = ? AND round_seq = ?`,
 		sessionID, round).Scan(&req, &resp)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, nil

@@ -114,7 +114,11 @@ func prepareFile(path string, readOnly bool) error {
 func (db *DB) openWriter(migs []migration) error {
 	if db.opts.ReadOnly {
 		db.refuse = ErrReadOnly
-		return db.checkVersion(migs)
+		if err := db.checkVersion(migs); err != nil {
+			return err
+		}
+		db.replayReadOnly(len(migs))
+		return nil
 	}
 	w, v, err := db.openVersioned()
 	if err != nil {
@@ -134,6 +138,7 @@ func (db *DB) openWriter(migs []migration) error {
 	db.version = len(migs)
 	db.w = w
 	w.start()
+	db.replaySpools()
 	return nil
 }
 

@@ -97,7 +97,7 @@ func (db *DB) ListSessions(ctx context.Context, f Filter) ([]Session, error) {
 		q += ` LIMIT ? OFFSET ?`
 		args = append(args, lim, f.Offset)
 	}
-	rows, err := db.read.QueryContext(ctx, q, args...)
+	rows, err := db.reader(ctx).QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
@@ -115,7 +115,7 @@ func (db *DB) ListSessions(ctx context.Context, f Filter) ([]Session, error) {
 
 // GetSession returns one session by its full id.
 func (db *DB) GetSession(ctx context.Context, id string) (Session, error) {
-	s, err := scanSession(db.read.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`, id))
+	s, err := scanSession(db.reader(ctx).QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, fmt.Errorf("session %s: %w", id, ErrNotFound)
 	}
@@ -130,7 +130,7 @@ func (db *DB) ResolveID(ctx context.Context, prefix string) (string, error) {
 	}
 	// Ids are hex, so the range [prefix, prefix+"g") holds exactly the
 	// matches and uses the primary key.
-	rows, err := db.read.QueryContext(ctx, `SELECT id FROM sessions WHERE id >= ? AND id < ?
+	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT id FROM sessions WHERE id >= ? AND id < ?
 		ORDER BY id LIMIT 6`, prefix, prefix+"g")
 	if err != nil {
 		return "", fmt.Errorf("resolve session id %q: %w", prefix, err)
@@ -176,7 +176,7 @@ func (db *DB) Now() time.Time { return db.opts.Now() }
 // Prune would delete).
 func (db *DB) CountBefore(ctx context.Context, cutoff time.Time) (int, error) {
 	var n int
-	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM sessions WHERE started_at < ?`, nanos(cutoff)).Scan(&n)
+	err := db.reader(ctx).QueryRowContext(ctx, `SELECT COUNT(*) FROM sessions WHERE started_at < ?`, nanos(cutoff)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count old sessions: %w", err)
 	}

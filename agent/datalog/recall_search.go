@@ -131,7 +131,7 @@ func (s *search) run(ctx context.Context, terms []string, or bool) ([]Hit, error
 
 // each runs q and scan on every row.
 func (s *search) each(ctx context.Context, q string, args []any, scan func(*sql.Rows) error) error {
-	return eachRow(ctx, s.db.read, q, args, scan)
+	return eachRow(ctx, s.db.reader(ctx), q, args, scan)
 }
 
 // querier is what eachRow queries: the read pool or a transaction.

@@ -110,7 +110,7 @@ func (db *DB) Stats(ctx context.Context, scope StatsScope) (*Stats, error) {
 
 func (db *DB) loadStats(ctx context.Context, in string, args []any) (*statsData, error) {
 	d := &statsData{rounds: map[string][]Round{}, calls: map[string][]ToolCall{}, ivs: map[string][]Intervention{}}
-	rows, err := db.read.QueryContext(ctx, `SELECT id FROM sessions WHERE id IN `+in+` ORDER BY started_at, id`, args...)
+	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT id FROM sessions WHERE id IN `+in+` ORDER BY started_at, id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (db *DB) loadStats(ctx context.Context, in string, args []any) (*statsData,
 }
 
 func (db *DB) loadStatsRounds(ctx context.Context, d *statsData, in string, args []any) error {
-	rows, err := db.read.QueryContext(ctx, `SELECT session_id, seq, task_seq, duration_ns, tokens_in,
+	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT session_id, seq, task_seq, duration_ns, tokens_in,
 		tokens_out, tokens_cached, cost, started_at FROM rounds WHERE session_id IN `+in+` ORDER BY session_id, seq`, args...)
 	if err != nil {
 		return err
@@ -153,7 +153,7 @@ func (db *DB) loadStatsRounds(ctx context.Context, d *statsData, in string, args
 }
 
 func (db *DB) loadStatsCalls(ctx context.Context, d *statsData, in string, args []any) error {
-	rows, err := db.read.QueryContext(ctx, `SELECT session_id, round_seq, idx, name, arguments, is_error, verified
+	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT session_id, round_seq, idx, name, arguments, is_error, verified
 		FROM tool_calls WHERE session_id IN `+in+` ORDER BY session_id, round_seq, idx`, args...)
 	if err != nil {
 		return err
@@ -170,7 +170,7 @@ func (db *DB) loadStatsCalls(ctx context.Context, d *statsData, in string, args 
 }
 
 func (db *DB) loadStatsInterventions(ctx context.Context, d *statsData, in string, args []any) error {
-	rows, err := db.read.QueryContext(ctx, `SELECT session_id, round_seq, kind FROM interventions
+	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT session_id, round_seq, kind FROM interventions
 		WHERE session_id IN `+in+` ORDER BY session_id, round_seq, idx`, args...)
 	if err != nil {
 		return err

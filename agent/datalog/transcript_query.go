@@ -44,7 +44,7 @@ func (db *DB) fillContents(ctx context.Context, id string, first int, rounds []*
 	if len(byID) == 0 {
 		return nil
 	}
-	err := eachRow(ctx, db.read, `SELECT id, before, after FROM file_changes
+	err := eachRow(ctx, db.reader(ctx), `SELECT id, before, after FROM file_changes
 		WHERE session_id = ? AND round_seq >= ? AND by_command = 0 AND splices = ''
 		AND COALESCE(length(before), 0) + COALESCE(length(after), 0) <= ?`, []any{id, first, maxTranscriptContent},
 		func(rows *sql.Rows) error {

@@ -12,7 +12,7 @@ import (
 // the copies whose originals are not in it.
 func (db *DB) LoadTranscriptTail(ctx context.Context, id string, n int) (*SessionDetail, error) {
 	var last int
-	err := db.read.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM rounds WHERE session_id = ?`, id).Scan(&last)
+	err := db.reader(ctx).QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM rounds WHERE session_id = ?`, id).Scan(&last)
 	if err != nil {
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}

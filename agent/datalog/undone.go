@@ -18,7 +18,7 @@ type UndoneChange struct {
 // resumed. A round written after the undo carries the telling, so it is
 // not repeated.
 func (db *DB) UndoneSinceLastRound(ctx context.Context, sessionID string) ([]UndoneChange, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT task_seq, path, MIN(by_command) FROM file_changes
+	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT task_seq, path, MIN(by_command) FROM file_changes
 		WHERE session_id = ? AND undone_at IS NOT NULL
 			AND undone_at > (SELECT COALESCE(MAX(started_at), 0) FROM rounds WHERE session_id = ?)
 		GROUP BY task_seq, path ORDER BY task_seq, MIN(id)`, sessionID, sessionID)

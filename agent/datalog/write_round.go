@@ -16,6 +16,7 @@ type preparedRound struct {
 	messages []string
 	bodies   bool
 	recall   []recallDoc // the round's texts for recall, as stored
+	at       int64       // when it was prepared: the recall documents' time
 }
 
 // WriteRound commits one round with everything it produced in one
@@ -23,20 +24,35 @@ type preparedRound struct {
 // On a *WriteError the round is kept in memory and retried with the next
 // write; do not modify rec's slices afterwards.
 func (db *DB) WriteRound(ctx context.Context, rec RoundRecord) error {
-	return db.QueueRound(ctx, rec)()
+	p, err := db.prepareRound(rec)
+	if err != nil {
+		return err
+	}
+	return db.submit(ctx, roundName(rec), p.insert)
 }
 
-// QueueRound is WriteRound that does not wait: the round is handed to the
-// writer and wait returns what WriteRound would have, once it is
-// committed. Later writes are committed after it. The agent builds its
-// next request meanwhile and waits before sending it.
+// QueueRound stores a round without waiting for SQLite: it is appended
+// to the spool (spool.go), as durable as a commit, and committed with the
+// rounds after it while the model answers. Every read through db, and
+// every other write, sees it. wait returns at once: nil, or the failure
+// of an earlier round's commit, kept in memory and retried as WriteRound
+// does. When the spool cannot be written, the round is committed before
+// wait returns, as WriteRound. Do not modify rec's slices afterwards.
 func (db *DB) QueueRound(ctx context.Context, rec RoundRecord) (wait func() error) {
 	p, err := db.prepareRound(rec)
 	if err != nil {
 		return func() error { return err }
 	}
-	name := fmt.Sprintf("round %d of session %s", rec.Round.Seq, rec.Round.SessionID)
-	return db.queue(ctx, name, p.insert)
+	if db.w != nil && db.refuse == nil {
+		if wait, ok := db.w.spoolRound(p, roundName(rec)); ok {
+			return wait
+		}
+	}
+	return db.queue(ctx, roundName(rec), p.insert)
+}
+
+func roundName(rec RoundRecord) string {
+	return fmt.Sprintf("round %d of session %s", rec.Round.Seq, rec.Round.SessionID)
 }
 
 func (db *DB) prepareRound(rec RoundRecord) (*preparedRound, error) {
@@ -53,7 +69,8 @@ func (db *DB) prepareRound(rec RoundRecord) (*preparedRound, error) {
 		}
 		p.messages, stored = append(p.messages, string(b)), append(stored, rm)
 	}
-	p.recall = roundDocs(p.rec, stored, nanos(db.opts.Now()))
+	p.at = nanos(db.opts.Now())
+	p.recall = roundDocs(p.rec, stored, p.at)
 	return p, nil
 }
 

@@ -36,10 +36,12 @@ func (e *WriteError) Error() string {
 // Unwrap returns the SQLite or OS error.
 func (e *WriteError) Unwrap() error { return e.Err }
 
-// op is one unit of writing, committed in its own transaction.
+// op is one unit of writing, committed in its own transaction, or with
+// the spooled rounds next to it in one.
 type op struct {
-	name string
-	fn   func(context.Context, *wtx) error
+	name    string
+	fn      func(context.Context, *wtx) error
+	spooled bool // a round in the spool: nobody waits for its commit
 }
 
 type request struct {
@@ -62,6 +64,9 @@ type writer struct {
 	npending atomic.Int64
 	reported bool // the current outage was reported
 
+	spool *spool
+	lazy  lazyState // spooled rounds on their way to SQLite (writer_lazy.go)
+
 	// stmts are the fixed statements prepared on db, each once it has
 	// run (wanted) and warm has prepared it; they go with the connection.
 	stmts  [numStmts]*sql.Stmt
@@ -76,7 +81,8 @@ type writer struct {
 }
 
 func newWriter(path string, busy time.Duration) (*writer, error) {
-	w := &writer{path: path, busy: busy, reqs: make(chan request), done: make(chan struct{})}
+	w := &writer{path: path, busy: busy, reqs: make(chan request), done: make(chan struct{}),
+		spool: newSpool(path), lazy: newLazyState()}
 	if err := w.open(); err != nil {
 		return nil, err
 	}
@@ -118,6 +124,7 @@ const (
 
 func (w *writer) loop() {
 	defer close(w.done)
+	defer w.lazy.timer.Stop()
 	var retry <-chan time.Time
 	backoff := retryMin
 	for {
@@ -126,22 +133,32 @@ func (w *writer) loop() {
 			if !ok {
 				return
 			}
+			w.takeSpooled() // queued before this request: committed before it
 			if req.op != nil {
 				w.pending = append(w.pending, *req.op)
 			}
 			err := w.flush()
-			w.npending.Store(int64(len(w.pending)))
+			w.notePending()
 			req.reply <- err
 			if req.op != nil {
 				w.idle()
 			}
+		case <-w.lazy.wake:
+			if w.takeSpooled() < lazyMax {
+				w.lazy.timer.Reset(lazyDelay)
+				continue
+			}
+			w.commitSpooled()
+		case <-w.lazy.timer.C:
+			w.commitSpooled()
 		case <-retry:
-			_ = w.flush() // a new failure was reported already
-			w.npending.Store(int64(len(w.pending)))
+			w.takeSpooled()
+			w.report(w.flush()) // a new failure only: one per outage
+			w.notePending()
 			backoff = min(2*backoff, retryMax)
 		}
 		retry = nil
-		if len(w.pending) > 0 {
+		if w.reported && len(w.pending) > 0 {
 			retry = time.After(backoff)
 		} else {
 			backoff = retryMin
@@ -229,26 +246,45 @@ func (w *writer) queue(ctx context.Context, o *op) (wait func() error) {
 	}
 }
 
-// flush commits pending ops in order. A transient failure stops it and
-// keeps the rest; a permanent one (a bug: constraint, bad SQL) drops that
-// op so it cannot block the queue forever.
+// flush commits pending ops in order, spooled rounds next to each other
+// in one transaction. A transient failure stops it and keeps the rest; a
+// permanent one (a bug: constraint, bad SQL) drops that op so it cannot
+// block the queue forever, after the batch it was in is committed again
+// one op at a time to find it.
 func (w *writer) flush() error {
 	var permanent error
+	single := 0 // ops to commit one at a time: their batch failed for good
 	for len(w.pending) > 0 {
-		o := w.pending[0]
-		err := w.apply(o)
+		n := 1
+		if single > 0 {
+			single--
+		} else {
+			n = w.batchLen()
+		}
+		batch := w.pending[:n]
+		err := w.apply(batch)
 		if err != nil && transient(err) {
 			w.reset()
 			if w.reported {
 				return nil
 			}
 			w.reported = true
-			return &WriteError{Op: o.name, Pending: len(w.pending), Err: err}
+			return &WriteError{Op: batch[0].name, Pending: len(w.pending), Err: err}
+		}
+		if err != nil && n > 1 {
+			single = n
+			continue
 		}
 		if err != nil {
-			permanent = errors.Join(permanent, fmt.Errorf("datalog could not save %s: %w; this is a keel bug, please report it", o.name, err))
+			err = fmt.Errorf("datalog could not save %s: %w; this is a keel bug, please report it", batch[0].name, err)
+			if batch[0].spooled {
+				w.report(err) // nobody waits for it: the next QueueRound says it
+			} else {
+				permanent = errors.Join(permanent, err)
+			}
 		}
-		w.pending = w.pending[1:]
+		w.settled(batch)
+		w.pending = w.pending[n:]
 	}
 	w.pending = nil
 	if w.reported {
@@ -258,7 +294,18 @@ func (w *writer) flush() error {
 	return permanent
 }
 
-func (w *writer) apply(o op) error {
+// batchLen is how many pending ops the next transaction commits: a run
+// of spooled rounds, or one other op.
+func (w *writer) batchLen() int {
+	n := 1
+	for n < len(w.pending) && w.pending[0].spooled && w.pending[n].spooled {
+		n++
+	}
+	return n
+}
+
+// apply commits ops in one transaction.
+func (w *writer) apply(ops []op) error {
 	if w.db == nil {
 		if err := w.open(); err != nil {
 			return err
@@ -270,17 +317,19 @@ func (w *writer) apply(o op) error {
 		return err
 	}
 	t := &wtx{tx: tx, w: w}
-	if err := o.fn(ctx, t); err != nil {
-		tx.Rollback()
-		w.sessions = nil // it may hold what the rollback undid
-		return err
+	for _, o := range ops {
+		if err := o.fn(ctx, t); err != nil {
+			tx.Rollback()
+			w.sessions = nil // it may hold what the rollback undid
+			return err
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		w.sessions = nil
 		return err
 	}
 	t.committed()
-	w.commits++
+	w.commits += len(ops)
 	return nil
 }
 
@@ -349,8 +398,13 @@ func (w *writer) close() error {
 	close(w.reqs)
 	w.mu.Unlock()
 	<-w.done
+	kept := w.spool.close()
 	var err error
-	if n := len(w.pending); n > 0 {
+	switch n := len(w.pending); {
+	case n > 0 && kept:
+		err = fmt.Errorf("datalog %s: %d record(s) could not be saved and are lost, except rounds of sessions already in it: "+
+			"they are kept in %s for the next keel to save; free disk space or fix the database's permissions", w.path, n, w.spool.path)
+	case n > 0:
 		err = fmt.Errorf("datalog %s: %d record(s) could not be saved and are lost; free disk space or fix the database's permissions", w.path, n)
 	}
 	w.reset()

@@ -1,0 +1,208 @@
+package datalog
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"sync"
+	"syscall"
+)
+
+// The spool is the datalog's write-ahead file. QueueRound appends a round
+// to it with one write, and the round is then as durable as a SQLite
+// commit with synchronous=NORMAL: it survives a killed process, not a
+// power cut. SQLite commits it later, with the rounds after it, while the
+// model answers (writer.go: lazyDelay), so the next request need not wait
+// for the commit. Each process writes its own file next to the database
+// and holds an flock on it while it lives; a file nobody holds belongs to
+// a process that died, and the next keel that opens the datalog for
+// writing commits what it holds (replaySpools) and removes it.
+type spool struct {
+	path string
+
+	mu       sync.Mutex
+	f        *os.File // nil until the first append, and after a failure to create
+	size     int64    // bytes of whole frames in f
+	appended int      // rounds appended since the file was last emptied
+	done     int      // of those, rounds the writer has committed
+	frame    []byte   // reused encoding buffer
+}
+
+// spoolPattern matches the spool files of the database at path.
+func spoolPattern(path string) string { return path + "-spool.*" }
+
+func newSpool(dbPath string) *spool {
+	var id [6]byte
+	_, _ = rand.Read(id[:])
+	return &spool{path: fmt.Sprintf("%s-spool.%d-%s", dbPath, os.Getpid(), hex.EncodeToString(id[:]))}
+}
+
+// spoolEntry is one round as the spool holds it: redacted and ready for
+// SQL, with its messages as stored (preparedRound).
+type spoolEntry struct {
+	Round    RoundRecord       `json:"round"` // Messages is nil: they are below, as stored
+	Messages []json.RawMessage `json:"messages"`
+	At       int64             `json:"at"` // when it was prepared (recall documents' time)
+}
+
+// frameHeader is a frame's length and CRC-32C of its payload, each a
+// little-endian uint32; a torn or damaged frame ends the file for replay.
+const frameHeader = 8
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// appendRound writes p as one frame. An error leaves the file as it was
+// (a partial frame is cut off) and the caller commits the round itself.
+func (s *spool) appendRound(p *preparedRound, at int64) error {
+	entry := spoolEntry{Round: p.rec, At: at, Messages: make([]json.RawMessage, len(p.messages))}
+	entry.Round.Messages = nil
+	for i, m := range p.messages {
+		entry.Messages[i] = json.RawMessage(m)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.open(); err != nil {
+		return err
+	}
+	frame, err := encodeFrame(s.frame[:0], &entry)
+	if err != nil {
+		return err
+	}
+	s.frame = frame[:0]
+	if cap(s.frame) > 1<<20 {
+		s.frame = nil // do not keep a large round's buffer
+	}
+	if _, err := s.f.Write(frame); err != nil {
+		// Cut a partial frame off so the frames after it stay readable;
+		// if even that fails, stop using the file.
+		if terr := s.f.Truncate(s.size); terr != nil {
+			s.closeLocked()
+		}
+		return fmt.Errorf("spool %s: %w", s.path, err)
+	}
+	s.size += int64(len(frame))
+	s.appended++
+	return nil
+}
+
+// encodeFrame appends entry's frame to buf.
+func encodeFrame(buf []byte, entry *spoolEntry) ([]byte, error) {
+	payload, err := json.Marshal(entry)
+	if err != nil {
+		return nil, fmt.Errorf("encode a round for the spool: %w", err)
+	}
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(payload)))
+	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(payload, castagnoli))
+	return append(buf, payload...), nil
+}
+
+// decodeFrames returns the entries of a spool file's content, up to the
+// first frame that is torn, damaged or not an entry.
+func decodeFrames(b []byte) []spoolEntry {
+	var out []spoolEntry
+	for len(b) >= frameHeader {
+		n := int(binary.LittleEndian.Uint32(b[0:4]))
+		sum := binary.LittleEndian.Uint32(b[4:8])
+		if n > len(b)-frameHeader {
+			break
+		}
+		payload := b[frameHeader : frameHeader+n]
+		if crc32.Checksum(payload, castagnoli) != sum {
+			break
+		}
+		var e spoolEntry
+		if json.Unmarshal(payload, &e) != nil {
+			break
+		}
+		out = append(out, e)
+		b = b[frameHeader+n:]
+	}
+	return out
+}
+
+// open creates the process's file on first use: under a name the replay
+// does not match, locked, then renamed into place, so no other process
+// can take it for a dead one's between creating and locking it.
+func (s *spool) open() error {
+	if s.f != nil {
+		return nil
+	}
+	tmp := s.path + ".new"
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("spool: lock %s: %w", tmp, err)
+	}
+	if err := os.Rename(tmp, s.path); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("spool: %w", err)
+	}
+	s.f, s.size, s.appended, s.done = f, 0, 0, 0
+	return nil
+}
+
+// committed tells the spool the writer committed n of its rounds; once
+// every round appended is in SQLite, the file is emptied.
+func (s *spool) committed(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done += n
+	if s.f == nil || s.done < s.appended || s.size == 0 {
+		return
+	}
+	if err := s.f.Truncate(0); err != nil {
+		return // replay skips rounds SQLite holds: the file is only larger
+	}
+	s.size, s.appended, s.done = 0, 0, 0
+}
+
+// close removes the file when everything it held is committed, and keeps
+// it for the next open to replay otherwise. It reports whether it kept it.
+func (s *spool) close() (kept bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.f == nil {
+		return false
+	}
+	kept = s.done < s.appended
+	if !kept {
+		os.Remove(s.path) // while locked: no other process replays it meanwhile
+	}
+	s.closeLocked()
+	return kept
+}
+
+func (s *spool) closeLocked() {
+	s.f.Close() // releases the lock
+	s.f = nil
+}
+
+// errSpoolLive says another living process holds a spool file.
+var errSpoolLive = errors.New("spool held by a running keel")
+
+// takeDead opens and locks the spool file at path when its process is
+// gone; errSpoolLive when it is still running.
+func takeDead(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, errSpoolLive
+		}
+		return nil, err
+	}
+	return f, nil
+}

@@ -1,0 +1,341 @@
+package datalog
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// spoolFiles lists the spool files next to the database at path.
+func spoolFiles(t testing.TB, path string) []string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(filepath.Dir(path), filepath.Base(path)+"-spool.*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+// spooledRounds decodes every spool file of the database at path.
+func spooledRounds(t testing.TB, path string) []int {
+	t.Helper()
+	var seqs []int
+	for _, name := range spoolFiles(t, path) {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range decodeFrames(b) {
+			seqs = append(seqs, e.Round.Round.Seq)
+		}
+	}
+	return seqs
+}
+
+func roundsIn(t testing.TB, db *DB, sid string) []int {
+	t.Helper()
+	d, err := db.LoadSession(context.Background(), sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seqs []int
+	for _, r := range d.Rounds {
+		seqs = append(seqs, r.Round.Seq)
+	}
+	return seqs
+}
+
+func queue(t testing.TB, db *DB, rec RoundRecord) {
+	t.Helper()
+	if err := db.QueueRound(context.Background(), rec)(); err != nil {
+		t.Fatalf("QueueRound %d: %v", rec.Round.Seq, err)
+	}
+}
+
+// A round QueueRound has returned from is in the spool even while SQLite
+// cannot take it (another connection holds the lock), and reaches the
+// database once it can; the spool is then removed at Close.
+func TestQueuedRoundIsSpooledBeforeQueueRoundReturns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keel.db")
+	db, err := Open(path, Options{BusyTimeout: 50e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := startTest(t, db, Session{})
+	release := lockDB(t, path)
+	queue(t, db, round(sid, 1, 1, tc("a", "read_file", map[string]any{"path": "x"}, false)))
+	queue(t, db, round(sid, 2, 1))
+	if got := spooledRounds(t, path); len(got) != 2 || got[0] != 1 || got[1] != 2 {
+		t.Fatalf("spool holds rounds %v, want [1 2]", got)
+	}
+	release()
+	if got := roundsIn(t, db, sid); len(got) != 2 {
+		t.Fatalf("after the lock went: rounds %v, want [1 2]", got)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if files := spoolFiles(t, path); len(files) != 0 {
+		t.Errorf("spool files left after a clean Close: %v", files)
+	}
+}
+
+// Every read through the DB sees the rounds QueueRound returned from,
+// committed or not yet, and a burst of them keeps the messages in order.
+func TestReadsSeeQueuedRounds(t *testing.T) {
+	db := openTest(t, Options{})
+	sid := startTest(t, db, Session{})
+	const n = 3 * lazyMax
+	for i := 1; i <= n; i++ {
+		queue(t, db, round(sid, i, 1, tc("c", "read_file", map[string]any{"path": i}, false)))
+		if i%7 == 0 { // a read in the middle of a burst
+			if got := roundsIn(t, db, sid); len(got) != i {
+				t.Fatalf("after %d rounds queued a read sees %d", i, len(got))
+			}
+		}
+	}
+	s, err := db.GetSession(context.Background(), sid)
+	if err != nil || s.Totals.Rounds != n {
+		t.Fatalf("session totals %+v, %v; want %d rounds", s.Totals, err, n)
+	}
+	hist, err := db.LoadHistory(context.Background(), sid)
+	if err != nil || len(hist) != 2*n {
+		t.Fatalf("history of %d messages, %v; want %d", len(hist), err, 2*n)
+	}
+	for i := 0; i < n; i++ {
+		if want := "round " + strconv.Itoa(i+1); hist[2*i].Content != want {
+			t.Fatalf("message %d = %q, want %q", 2*i, hist[2*i].Content, want)
+		}
+	}
+}
+
+// A round that fails for good (its session does not exist) is dropped
+// without keeping the rounds batched with it out, and the next
+// QueueRound reports it.
+func TestBadRoundInABatchDropsOnlyItself(t *testing.T) {
+	db := openTest(t, Options{})
+	sid := startTest(t, db, Session{})
+	queue(t, db, round(sid, 1, 1))
+	queue(t, db, round("no-such-session", 1, 1))
+	queue(t, db, round(sid, 2, 1))
+	if got := roundsIn(t, db, sid); len(got) != 2 {
+		t.Fatalf("rounds %v, want [1 2]", got)
+	}
+	err := db.QueueRound(context.Background(), round(sid, 3, 1))()
+	if err == nil || !strings.Contains(err.Error(), "no-such-session") {
+		t.Errorf("next QueueRound = %v, want the dropped round's error", err)
+	}
+	if err := db.QueueRound(context.Background(), round(sid, 4, 1))(); err != nil {
+		t.Errorf("the error is reported once; then %v", err)
+	}
+}
+
+// When the spool cannot be written, QueueRound commits the round before
+// it returns, as WriteRound does.
+func TestUnwritableSpoolFallsBackToCommit(t *testing.T) {
+	db := openTest(t, Options{})
+	sid := startTest(t, db, Session{})
+	db.w.spool.path = filepath.Join(t.TempDir(), "missing", "spool")
+	queue(t, db, round(sid, 1, 1))
+	if n := db.w.lazy.unflushed.Load(); n != 0 {
+		t.Fatalf("%d rounds wait for a commit; want the round committed already", n)
+	}
+	var got int
+	if err := db.read.QueryRow(`SELECT COUNT(*) FROM rounds WHERE session_id = ?`, sid).Scan(&got); err != nil || got != 1 {
+		t.Fatalf("rounds committed = %d, %v; want 1 without any flush", got, err)
+	}
+}
+
+// A spool whose keel still runs is not replayed by another opening the
+// datalog; one whose keel is gone is, once, and removed.
+func TestOnlyDeadSpoolsAreReplayed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keel.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := startTest(t, db, Session{})
+	p, err := db.prepareRound(round(sid, 1, 1, tc("a", "read_file", map[string]any{"path": "x"}, false)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	// Another keel's spool: it holds round 1, which SQLite lacks.
+	other := newSpool(path)
+	if err := other.appendRound(p, p.at); err != nil {
+		t.Fatal(err)
+	}
+
+	live, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := roundsIn(t, live, sid); len(got) != 0 {
+		t.Errorf("a running keel's spool was replayed: rounds %v", got)
+	}
+	live.Close()
+	if files := spoolFiles(t, path); len(files) != 1 {
+		t.Fatalf("a running keel's spool was touched: files %v", files)
+	}
+
+	other.mu.Lock()
+	other.closeLocked() // the other keel dies: its lock goes, its file stays
+	other.mu.Unlock()
+	for range 2 { // the second open finds nothing left to do
+		again, err := Open(path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := roundsIn(t, again, sid)
+		again.Close()
+		if len(got) != 1 {
+			t.Fatalf("rounds after replay %v, want [1]", got)
+		}
+		if files := spoolFiles(t, path); len(files) != 0 {
+			t.Fatalf("replayed spool not removed: %v", files)
+		}
+	}
+}
+
+// Frames cut anywhere, or damaged, give the whole frames before the
+// damage and nothing after it.
+func TestSpoolFramesSurviveTornWrites(t *testing.T) {
+	var buf []byte
+	var ends []int
+	for seq := 1; seq <= 3; seq++ {
+		e := spoolEntry{Round: round("s", seq, 1, tc("c", "run_command", map[string]any{"command": "ls"}, false)), At: int64(seq)}
+		e.Round.Messages = nil
+		var err error
+		if buf, err = encodeFrame(buf, &e); err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, len(buf))
+	}
+	for cut := 0; cut <= len(buf); cut++ {
+		want := 0
+		for _, end := range ends {
+			if end <= cut {
+				want++
+			}
+		}
+		if got := decodeFrames(buf[:cut]); len(got) != want {
+			t.Fatalf("cut at %d: %d entries, want %d", cut, len(got), want)
+		}
+	}
+	damaged := bytes.Clone(buf)
+	damaged[ends[0]+frameHeader+3] ^= 0xff // inside the second frame's payload
+	if got := decodeFrames(damaged); len(got) != 1 || got[0].Round.Round.Seq != 1 {
+		t.Errorf("damaged second frame: %d entries, want only the first", len(got))
+	}
+}
+
+func FuzzDecodeFrames(f *testing.F) {
+	e := spoolEntry{Round: round("s", 1, 1)}
+	e.Round.Messages = nil
+	good, _ := encodeFrame(nil, &e)
+	f.Add(good)
+	f.Add(append(bytes.Clone(good), good[:10]...))
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		entries := decodeFrames(b)
+		if len(entries)*frameHeader > len(b) {
+			t.Fatalf("%d entries from %d bytes", len(entries), len(b))
+		}
+		var again []byte
+		for i := range entries {
+			var err error
+			if again, err = encodeFrame(again, &entries[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := decodeFrames(again); len(got) != len(entries) {
+			t.Fatalf("re-encoded %d entries decode to %d", len(entries), len(got))
+		}
+	})
+}
+
+// The spool holds rounds as the datalog stores them: redacted.
+func TestSpoolHoldsNoSecrets(t *testing.T) {
+	const key = "sk-fake-spool-0123456789"
+	path := filepath.Join(t.TempDir(), "keel.db")
+	db, err := Open(path, Options{Environ: []string{"OPENAI_API_KEY=" + key}, BusyTimeout: 50e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sid := startTest(t, db, Session{})
+	release := lockDB(t, path)
+	defer release()
+	rec := round(sid, 1, 1, ToolCall{CallID: "c", Name: "run_command", Arguments: `{"command":"echo ` + key + `"}`, Result: key})
+	queue(t, db, rec)
+	files := spoolFiles(t, path)
+	if len(files) != 1 {
+		t.Fatalf("spool files %v", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte(key)) {
+		t.Error("the spool holds the API key")
+	}
+	if !bytes.Contains(b, []byte("[REDACTED:OPENAI_API_KEY]")) {
+		t.Error("the spool lacks the redaction marker: is the round in it?")
+	}
+}
+
+// QueueRound after Close says so.
+func TestQueueRoundAfterClose(t *testing.T) {
+	db := openTest(t, Options{})
+	sid := startTest(t, db, Session{})
+	w := db.w
+	db.Close()
+	db.w = w // as a caller holding the DB would find it
+	if err := db.QueueRound(context.Background(), round(sid, 1, 1))(); !errors.Is(err, ErrClosed) {
+		t.Errorf("QueueRound after Close = %v, want ErrClosed", err)
+	}
+	db.w = nil
+}
+
+// keel log opens the datalog read-only; after a crash it still shows the
+// rounds the dead keel had only spooled.
+func TestReadOnlyOpenReplaysADeadSpool(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keel.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := startTest(t, db, Session{})
+	p, err := db.prepareRound(round(sid, 1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	dead := newSpool(path)
+	if err := dead.appendRound(p, p.at); err != nil {
+		t.Fatal(err)
+	}
+	dead.mu.Lock()
+	dead.closeLocked()
+	dead.mu.Unlock()
+
+	ro, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if got := roundsIn(t, ro, sid); len(got) != 1 {
+		t.Errorf("read-only open shows rounds %v, want the spooled [1]", got)
+	}
+	if files := spoolFiles(t, path); len(files) != 0 {
+		t.Errorf("spool files left: %v", files)
+	}
+	if err := ro.QueueRound(context.Background(), round(sid, 2, 1))(); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("write on a read-only open = %v, want ErrReadOnly", err)
+	}
+}

@@ -1,0 +1,134 @@
+package datalog
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A spooled round is committed to SQLite once no other round has come for
+// lazyDelay, which with a real model is while it answers the next request,
+// or once lazyMax of them wait, when rounds come faster than that (a model
+// that answers at once). Any other write, a read through the DB and Close
+// commit them first.
+const (
+	lazyDelay = 3 * time.Millisecond
+	lazyMax   = 16
+)
+
+// lazyState is what the writer keeps of spooled rounds.
+type lazyState struct {
+	mu        sync.Mutex
+	inbox     []op          // handed over, not yet taken by the writer
+	asyncErr  error         // a failed commit of spooled rounds, for the next QueueRound to report
+	wake      chan struct{} // the inbox has ops
+	timer     *time.Timer   // runs lazyDelay after the last round came
+	unflushed atomic.Int64  // spooled rounds not yet committed or dropped
+}
+
+func newLazyState() lazyState {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return lazyState{wake: make(chan struct{}, 1), timer: t}
+}
+
+// spoolRound appends p to the spool and hands it to the writer; wait
+// returns at once (QueueRound). ok is false when the spool could not take
+// it: the caller commits it then.
+func (w *writer) spoolRound(p *preparedRound, name string) (wait func() error, ok bool) {
+	w.mu.RLock() // Close waits: no round is spooled after it emptied the spool
+	defer w.mu.RUnlock()
+	if w.closed {
+		return func() error { return ErrClosed }, true
+	}
+	if w.spool.appendRound(p, p.at) != nil {
+		return nil, false
+	}
+	w.handOff(op{name: name, fn: p.insert})
+	err := w.takeAsyncErr()
+	return func() error { return err }, true
+}
+
+// handOff gives the writer a round already in the spool without waiting
+// for it: the caller carries on at once.
+func (w *writer) handOff(o op) {
+	o.spooled = true
+	w.lazy.mu.Lock()
+	w.lazy.inbox = append(w.lazy.inbox, o)
+	w.lazy.unflushed.Add(1)
+	w.lazy.mu.Unlock()
+	select {
+	case w.lazy.wake <- struct{}{}:
+	default: // a wake-up is pending already
+	}
+}
+
+// takeSpooled moves handed-over rounds to pending, behind what is there,
+// and returns how many spooled rounds pending holds.
+func (w *writer) takeSpooled() int {
+	w.lazy.mu.Lock()
+	w.pending = append(w.pending, w.lazy.inbox...)
+	clear(w.lazy.inbox)
+	w.lazy.inbox = w.lazy.inbox[:0]
+	w.lazy.mu.Unlock()
+	return int(w.lazy.unflushed.Load())
+}
+
+// commitSpooled commits what is pending now; nobody waits for the result,
+// so a failure is kept for the next QueueRound to return.
+func (w *writer) commitSpooled() {
+	w.lazy.timer.Stop()
+	w.report(w.flush())
+	w.notePending()
+	w.idle()
+}
+
+// report keeps err for the next QueueRound (the first one, until taken).
+func (w *writer) report(err error) {
+	if err == nil {
+		return
+	}
+	w.lazy.mu.Lock()
+	if w.lazy.asyncErr == nil {
+		w.lazy.asyncErr = err
+	}
+	w.lazy.mu.Unlock()
+}
+
+// takeAsyncErr returns and forgets a failure of spooled rounds' commit.
+func (w *writer) takeAsyncErr() error {
+	w.lazy.mu.Lock()
+	defer w.lazy.mu.Unlock()
+	err := w.lazy.asyncErr
+	w.lazy.asyncErr = nil
+	return err
+}
+
+// settled is told of ops committed, or dropped for good, so the spool can
+// be emptied once it holds nothing SQLite lacks.
+func (w *writer) settled(ops []op) {
+	n := 0
+	for _, o := range ops {
+		if o.spooled {
+			n++
+		}
+	}
+	if n > 0 {
+		w.lazy.unflushed.Add(int64(-n))
+		w.spool.committed(n)
+	}
+}
+
+// notePending publishes how many records wait in memory (DB.Pending).
+func (w *writer) notePending() { w.npending.Store(int64(len(w.pending))) }
+
+// reader is the read pool, once the rounds this process spooled are
+// committed: a read sees every round QueueRound has returned from.
+func (db *DB) reader(ctx context.Context) *sql.DB {
+	if w := db.w; w != nil && w.lazy.unflushed.Load() > 0 {
+		w.report(w.queue(ctx, nil)()) // the next QueueRound says it; the read goes on
+	}
+	return db.read
+}
