@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strconv"
+	"strings"
 )
 
 // looksBinary reports a NUL byte in the first 8 KiB, the test git and rg use.
@@ -28,15 +29,11 @@ func splitLines(s string) []string {
 	if s == "" {
 		return nil
 	}
-	lines := bytes.Split([]byte(s), []byte("\n"))
-	if len(lines[len(lines)-1]) == 0 {
+	lines := strings.Split(s, "\n") // substrings of s: no copy per line
+	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = string(l)
-	}
-	return out
+	return lines
 }
 
 // commas formats n with thousands separators: 1250 -> "1,250".

@@ -151,13 +151,19 @@ func (s *spool) open() error {
 	return nil
 }
 
+// spoolKeep is the size up to which a spool whose rounds are all in
+// SQLite is left as it is: replay skips rounds SQLite has, and emptying
+// it after every commit would cost a system call each time.
+const spoolKeep = 256 << 10
+
 // committed tells the spool the writer committed n of its rounds; once
-// every round appended is in SQLite, the file is emptied.
+// every round appended is in SQLite and the file passed spoolKeep, it is
+// emptied.
 func (s *spool) committed(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.done += n
-	if s.f == nil || s.done < s.appended || s.size == 0 {
+	if s.f == nil || s.done < s.appended || s.size < spoolKeep {
 		return
 	}
 	if err := s.f.Truncate(0); err != nil {
