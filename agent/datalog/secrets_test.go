@@ -95,6 +95,12 @@ func writeEverything(t *testing.T, db *DB, text string) {
 	fill(reflect.ValueOf(&rec).Elem(), text)
 	rec.Round.SessionID, rec.Round.Seq, rec.Round.TaskSeq = sid, 1, 1
 	mustWrite(t, db, rec)
+	var spooled RoundRecord // through the spool (QueueRound), as the agent stores rounds
+	fill(reflect.ValueOf(&spooled).Elem(), text)
+	spooled.Round.SessionID, spooled.Round.Seq, spooled.Round.TaskSeq = sid, 3, 1
+	if err := db.QueueRound(ctx, spooled)(); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.UpdateInterventionReply(ctx, sid, 1, 0, text); err != nil {
 		t.Fatal(err)
 	}
@@ -212,6 +218,10 @@ func TestNoSecretInAnyColumn(t *testing.T) {
 					}
 				})
 			}
+			if len(spoolFiles(t, path)) == 0 {
+				t.Error("no spool file: the spooled round did not go through it")
+			}
+			grepFiles(t, path, leaks(tt.secret)) // the spool too, before Close removes it
 			checkStoredJSON(t, db)
 			if err := db.Close(); err != nil {
 				t.Fatal(err)
@@ -251,18 +261,19 @@ func checkStoredJSON(t *testing.T, db *DB) {
 	}
 }
 
-// grepFiles fails when the database, its WAL or shared memory hold any of
-// the strings.
+// grepFiles fails when the database, its WAL, shared memory or spool
+// hold any of the strings.
 func grepFiles(t *testing.T, path string, secrets []string) {
 	t.Helper()
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		b, err := os.ReadFile(path + suffix)
+	files := append([]string{path, path + "-wal", path + "-shm"}, spoolFiles(t, path)...)
+	for _, name := range files {
+		b, err := os.ReadFile(name)
 		if err != nil {
 			continue
 		}
 		for _, s := range secrets {
 			if bytes.Contains(b, []byte(s)) {
-				t.Errorf("%s holds the secret as %q", filepath.Base(path+suffix), s)
+				t.Errorf("%s holds the secret as %q", filepath.Base(name), s)
 			}
 		}
 	}

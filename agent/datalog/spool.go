@@ -43,11 +43,12 @@ func newSpool(dbPath string) *spool {
 }
 
 // spoolEntry is one round as the spool holds it: redacted and ready for
-// SQL, with its messages as stored (preparedRound).
+// SQL, with its messages as stored (preparedRound), encoded by
+// spool_codec.go.
 type spoolEntry struct {
-	Round    RoundRecord       `json:"round"` // Messages is nil: they are below, as stored
-	Messages []json.RawMessage `json:"messages"`
-	At       int64             `json:"at"` // when it was prepared (recall documents' time)
+	Round    RoundRecord // Messages is nil: they are below, as stored
+	Messages []json.RawMessage
+	At       int64 // when it was prepared (recall documents' time)
 }
 
 // frameHeader is a frame's length and CRC-32C of its payload, each a
@@ -69,10 +70,7 @@ func (s *spool) appendRound(p *preparedRound, at int64) error {
 	if err := s.open(); err != nil {
 		return err
 	}
-	frame, err := encodeFrame(s.frame[:0], &entry)
-	if err != nil {
-		return err
-	}
+	frame := encodeFrame(s.frame[:0], &entry)
 	s.frame = frame[:0]
 	if cap(s.frame) > 1<<20 {
 		s.frame = nil // do not keep a large round's buffer
@@ -91,14 +89,13 @@ func (s *spool) appendRound(p *preparedRound, at int64) error {
 }
 
 // encodeFrame appends entry's frame to buf.
-func encodeFrame(buf []byte, entry *spoolEntry) ([]byte, error) {
-	payload, err := json.Marshal(entry)
-	if err != nil {
-		return nil, fmt.Errorf("encode a round for the spool: %w", err)
-	}
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(payload)))
-	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(payload, castagnoli))
-	return append(buf, payload...), nil
+func encodeFrame(buf []byte, entry *spoolEntry) []byte {
+	start := len(buf)
+	buf = encodeEntry(append(buf, make([]byte, frameHeader)...), entry)
+	payload := buf[start+frameHeader:]
+	binary.LittleEndian.PutUint32(buf[start:], uint32(len(payload)))
+	binary.LittleEndian.PutUint32(buf[start+4:], crc32.Checksum(payload, castagnoli))
+	return buf
 }
 
 // decodeFrames returns the entries of a spool file's content, up to the
@@ -115,8 +112,8 @@ func decodeFrames(b []byte) []spoolEntry {
 		if crc32.Checksum(payload, castagnoli) != sum {
 			break
 		}
-		var e spoolEntry
-		if json.Unmarshal(payload, &e) != nil {
+		e, err := decodeEntry(payload)
+		if err != nil {
 			break
 		}
 		out = append(out, e)
