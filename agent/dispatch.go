@@ -172,6 +172,9 @@ func (s *Session) lookup(c llm.ToolCall) (tools.Tool, string) {
 	if args == "" {
 		return tool, ""
 	}
+	if args[0] == '{' && json.Valid([]byte(args)) {
+		return tool, "" // an object: the check without decoding it (the tool decodes it next)
+	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(args), &obj); err != nil {
 		return nil, fmt.Sprintf("error: the arguments for %s are not a valid JSON object (%v). Send one JSON object that matches the tool's schema, e.g. %s", c.Name, err, exampleArgs(tool))
