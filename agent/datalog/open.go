@@ -137,8 +137,8 @@ func (db *DB) openWriter(migs []migration) error {
 	}
 	db.version = len(migs)
 	db.w = w
+	w.replaySpools(db.path)
 	w.start()
-	db.replaySpools()
 	return nil
 }
 

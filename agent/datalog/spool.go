@@ -31,6 +31,7 @@ type spool struct {
 	appended int      // rounds appended since the file was last emptied
 	done     int      // of those, rounds the writer has committed
 	frame    []byte   // reused encoding buffer
+	broken   bool     // a failed write could not be cut off: no more appends
 }
 
 // spoolPattern matches the spool files of the database at path.
@@ -67,6 +68,9 @@ func (s *spool) appendRound(p *preparedRound, at int64) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.broken {
+		return errSpoolBroken
+	}
 	if err := s.open(); err != nil {
 		return err
 	}
@@ -77,9 +81,10 @@ func (s *spool) appendRound(p *preparedRound, at int64) error {
 	}
 	if _, err := s.f.Write(frame); err != nil {
 		// Cut a partial frame off so the frames after it stay readable;
-		// if even that fails, stop using the file.
+		// if even that fails, append no more. The file stays open and
+		// locked either way: its rounds may not be committed yet.
 		if terr := s.f.Truncate(s.size); terr != nil {
-			s.closeLocked()
+			s.broken = true
 		}
 		return fmt.Errorf("spool %s: %w", s.path, err)
 	}
@@ -98,33 +103,50 @@ func encodeFrame(buf []byte, entry *spoolEntry) []byte {
 	return buf
 }
 
+// What follows a spool file's last readable frame.
+type spoolRest int
+
+const (
+	spoolEnd     spoolRest = iota // nothing, or a torn last frame (a write cut short)
+	spoolDamaged                  // a whole frame that fails its checksum or does not decode
+	spoolForeign                  // a frame of another version of the format
+)
+
 // decodeFrames returns the entries of a spool file's content, up to the
-// first frame that is torn, damaged or not an entry.
-func decodeFrames(b []byte) []spoolEntry {
+// first frame that is torn, damaged or not an entry, and what stopped it.
+func decodeFrames(b []byte) ([]spoolEntry, spoolRest) {
 	var out []spoolEntry
-	for len(b) >= frameHeader {
+	for len(b) > 0 {
+		if len(b) < frameHeader {
+			return out, spoolEnd
+		}
 		n := int(binary.LittleEndian.Uint32(b[0:4]))
 		sum := binary.LittleEndian.Uint32(b[4:8])
 		if n > len(b)-frameHeader {
-			break
+			return out, spoolEnd
 		}
 		payload := b[frameHeader : frameHeader+n]
 		if crc32.Checksum(payload, castagnoli) != sum {
-			break
+			return out, spoolDamaged
 		}
 		e, err := decodeEntry(payload)
-		if err != nil {
-			break
+		switch {
+		case err != nil && len(payload) > 0 && payload[0] != spoolVersion:
+			return out, spoolForeign
+		case err != nil:
+			return out, spoolDamaged
 		}
 		out = append(out, e)
 		b = b[frameHeader+n:]
 	}
-	return out
+	return out, spoolEnd
 }
 
-// open creates the process's file on first use: under a name the replay
-// does not match, locked, then renamed into place, so no other process
-// can take it for a dead one's between creating and locking it.
+// open creates the process's file on first use: under a temporary name,
+// locked, then renamed into place. Another keel replaying meanwhile may
+// take the temporary file for a dead one's (it has the spool's prefix):
+// it finds it empty and removes it, the rename fails, and this round is
+// committed instead of spooled.
 func (s *spool) open() error {
 	if s.f != nil {
 		return nil
@@ -189,6 +211,10 @@ func (s *spool) closeLocked() {
 	s.f.Close() // releases the lock
 	s.f = nil
 }
+
+// errSpoolBroken: the spool could not cut off a failed write; the rounds
+// after it are committed without it.
+var errSpoolBroken = errors.New("the spool could not recover from a failed write")
 
 // errSpoolLive says another living process holds a spool file.
 var errSpoolLive = errors.New("spool held by a running keel")

@@ -31,6 +31,7 @@ type codec interface {
 	bytes(*[]byte) // nil and empty stay apart
 	time(*time.Time)
 	count(n int) int // a slice's length: the encoder writes n, the decoder reads it
+	ok() bool        // false once the decoder has failed
 }
 
 func (e *spoolEntry) code(c codec) {
@@ -48,14 +49,25 @@ func (e *spoolEntry) code(c codec) {
 	c.i64(&e.At)
 }
 
-// codeSlice codes a slice's length, then each element with each.
+// codeSlice codes a slice's length, then each element with each. The
+// decoder grows the slice as elements decode, so a damaged length costs
+// no more memory than the elements that are there.
 func codeSlice[T any](c codec, s *[]T, each func(*T, codec)) {
 	n := c.count(len(*s))
-	if n != len(*s) {
-		*s = make([]T, n)
+	if n == len(*s) { // encoding, or an empty slice
+		for i := range *s {
+			each(&(*s)[i], c)
+		}
+		return
 	}
-	for i := range *s {
-		each(&(*s)[i], c)
+	*s = make([]T, 0, min(n, 16))
+	for range n {
+		var v T
+		each(&v, c)
+		if !c.ok() {
+			return
+		}
+		*s = append(*s, v)
 	}
 }
 
@@ -157,6 +169,7 @@ func (e *spoolEncoder) f64(v *float64) {
 	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(*v))
 }
 func (e *spoolEncoder) count(n int) int { e.uvarint(uint64(n)); return n }
+func (e *spoolEncoder) ok() bool        { return true }
 
 func (e *spoolEncoder) bool(v *bool) {
 	if *v {
@@ -189,7 +202,8 @@ type spoolDecoder struct {
 	err error
 }
 
-func (d *spoolDecoder) fail() { d.err, d.b = errSpoolEntry, nil }
+func (d *spoolDecoder) fail()    { d.err, d.b = errSpoolEntry, nil }
+func (d *spoolDecoder) ok() bool { return d.err == nil }
 
 func (d *spoolDecoder) uvarint() uint64 {
 	v, n := binary.Uvarint(d.b)

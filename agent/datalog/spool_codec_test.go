@@ -3,6 +3,7 @@ package datalog
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -121,8 +122,8 @@ func TestSpoolCodecRefusesDamage(t *testing.T) {
 	}
 }
 
-// Any payload decodes or is refused without a panic or a huge allocation,
-// and what decodes encodes back to the same entry.
+// Any payload decodes or is refused without a panic, and what decodes
+// encodes back to the same entry.
 func FuzzDecodeEntry(f *testing.F) {
 	var full spoolEntry
 	n := 0
@@ -141,4 +142,30 @@ func FuzzDecodeEntry(f *testing.F) {
 		}
 		same(t, reflect.ValueOf(e), reflect.ValueOf(again), "entry")
 	})
+}
+
+// A damaged length (here a million file changes, in a payload of a
+// megabyte of zeros that each decode as an empty one) costs memory in
+// proportion to what decodes, not to what the length claims.
+func TestSpoolCodecBoundsAllocation(t *testing.T) {
+	e := &spoolEncoder{b: []byte{spoolVersion}}
+	var empty spoolEntry
+	r := &empty.Round
+	r.Round.code(e)
+	e.bool(&r.HistoryReset)
+	for range 4 { // tool calls, interventions, plans, transitions
+		e.count(0)
+	}
+	const claimed = 1 << 20
+	e.count(claimed) // file changes
+	payload := append(e.b, make([]byte, 1<<20)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := decodeEntry(payload); err == nil {
+		t.Fatal("a payload of a million empty file changes that ends early decoded")
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 150<<20 { // a slice of the claimed length alone is 250 MB
+		t.Errorf("decoding a 1 MB payload allocated %d MB", grew>>20)
+	}
 }

@@ -12,19 +12,23 @@ import (
 )
 
 // replaySpools commits the rounds that keels which died had spooled and
-// SQLite had not committed yet, then removes their spools. A spool whose
-// keel still runs is left to it. A spool that cannot be committed now
-// (the database locked or full) stays for the next open.
-func (db *DB) replaySpools() {
-	for _, path := range db.spoolPaths() {
-		db.replaySpool(path)
+// SQLite had not committed yet, then removes their spools. It runs on the
+// writer's connection before its goroutine starts, each spool in one
+// transaction whose outcome is known: a spool that cannot be committed
+// now (the database locked or full) stays, locked until it is decided,
+// for the next open. A spool whose keel still runs is left to it.
+func (w *writer) replaySpools(dbPath string) {
+	for _, path := range spoolPaths(dbPath) {
+		if !w.replaySpool(path) {
+			return // the database cannot take them now: the next open tries again
+		}
 	}
 }
 
-// spoolPaths lists the spool files next to the database, living keels'
-// included.
-func (db *DB) spoolPaths() []string {
-	dir, base := filepath.Split(db.path)
+// spoolPaths lists the spool files next to the database at dbPath,
+// living keels' included.
+func spoolPaths(dbPath string) []string {
+	dir, base := filepath.Split(dbPath)
 	if dir == "" {
 		dir = "."
 	}
@@ -43,42 +47,53 @@ func (db *DB) spoolPaths() []string {
 
 // replayReadOnly replays dead keels' spools for a read-only open (keel
 // log), so what it shows after a crash holds every round the dead keel
-// had stored, through a writer of its own that it closes at once. It
+// had stored, on a write connection of its own that it closes at once. It
 // does nothing when there is no spool or this keel cannot write the
 // schema found.
 func (db *DB) replayReadOnly(latest int) {
-	if db.version != latest || len(db.spoolPaths()) == 0 {
+	if db.version != latest || len(spoolPaths(db.path)) == 0 {
 		return
 	}
 	w, err := newWriter(db.path, db.opts.BusyTimeout)
 	if err != nil {
 		return
 	}
-	w.start()
-	tmp := &DB{path: db.path, opts: db.opts, red: db.red, version: db.version, w: w}
-	tmp.replaySpools()
-	_ = w.close()
+	w.replaySpools(db.path)
+	w.reset() // closes the connection; the goroutine never ran
 }
 
-func (db *DB) replaySpool(path string) {
+// replaySpool commits the spool at path if its keel is gone, and reports
+// false when the database refused the commit.
+func (w *writer) replaySpool(path string) bool {
 	f, err := takeDead(path)
 	if err != nil {
-		return
+		return true
 	}
 	defer f.Close() // after the removal: no other keel replays it meanwhile
 	b, err := io.ReadAll(f)
 	if err != nil {
-		return
+		return true
 	}
-	if entries := decodeFrames(b); len(entries) > 0 {
-		err := db.submit(context.Background(), "the rounds a stopped keel had spooled", func(ctx context.Context, tx *wtx) error {
+	entries, rest := decodeFrames(b)
+	if len(entries) > 0 {
+		err := w.apply([]op{{name: "the rounds a stopped keel had spooled", fn: func(ctx context.Context, tx *wtx) error {
 			return replayEntries(ctx, tx, entries)
-		})
+		}}})
 		if err != nil {
-			return
+			w.reset() // the next write starts on a fresh connection
+			return false
 		}
 	}
-	os.Remove(path)
+	switch rest {
+	case spoolForeign:
+		// Written by another version of keel: left for one that reads it.
+	case spoolDamaged:
+		// What follows the damage cannot be read; kept aside, not replayed again.
+		os.Rename(path, strings.Replace(path, "-spool.", "-spool-damaged.", 1))
+	default:
+		os.Remove(path)
+	}
+	return true
 }
 
 // replayEntries inserts the rounds SQLite lacks, each in a savepoint: a

@@ -3,12 +3,15 @@ package datalog
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // spoolFiles lists the spool files next to the database at path.
@@ -30,7 +33,8 @@ func spooledRounds(t testing.TB, path string) []int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range decodeFrames(b) {
+		entries, _ := decodeFrames(b)
+		for _, e := range entries {
 			seqs = append(seqs, e.Round.Round.Seq)
 		}
 	}
@@ -220,14 +224,19 @@ func TestSpoolFramesSurviveTornWrites(t *testing.T) {
 				want++
 			}
 		}
-		if got := decodeFrames(buf[:cut]); len(got) != want {
-			t.Fatalf("cut at %d: %d entries, want %d", cut, len(got), want)
+		if got, rest := decodeFrames(buf[:cut]); len(got) != want || rest != spoolEnd {
+			t.Fatalf("cut at %d: %d entries, %v; want %d, a torn end", cut, len(got), rest, want)
 		}
 	}
 	damaged := bytes.Clone(buf)
 	damaged[ends[0]+frameHeader+3] ^= 0xff // inside the second frame's payload
-	if got := decodeFrames(damaged); len(got) != 1 || got[0].Round.Round.Seq != 1 {
-		t.Errorf("damaged second frame: %d entries, want only the first", len(got))
+	if got, rest := decodeFrames(damaged); len(got) != 1 || got[0].Round.Round.Seq != 1 || rest != spoolDamaged {
+		t.Errorf("damaged second frame: %d entries, %v; want only the first, damaged", len(got), rest)
+	}
+	foreign := bytes.Clone(buf[:ends[0]])
+	foreign = append(foreign, reframe(t, buf[ends[0]:ends[1]], func(p []byte) { p[0] = spoolVersion + 1 })...)
+	if got, rest := decodeFrames(foreign); len(got) != 1 || rest != spoolForeign {
+		t.Errorf("a frame of another version: %d entries, %v; want the first, foreign", len(got), rest)
 	}
 }
 
@@ -239,7 +248,7 @@ func FuzzDecodeFrames(f *testing.F) {
 	f.Add(append(bytes.Clone(good), good[:10]...))
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		entries := decodeFrames(b)
+		entries, _ := decodeFrames(b)
 		if len(entries)*frameHeader > len(b) {
 			t.Fatalf("%d entries from %d bytes", len(entries), len(b))
 		}
@@ -247,7 +256,7 @@ func FuzzDecodeFrames(f *testing.F) {
 		for i := range entries {
 			again = encodeFrame(again, &entries[i])
 		}
-		if got := decodeFrames(again); len(got) != len(entries) {
+		if got, rest := decodeFrames(again); len(got) != len(entries) || rest != spoolEnd {
 			t.Fatalf("re-encoded %d entries decode to %d", len(entries), len(got))
 		}
 	})
@@ -331,5 +340,204 @@ func TestReadOnlyOpenReplaysADeadSpool(t *testing.T) {
 	}
 	if err := ro.QueueRound(context.Background(), round(sid, 2, 1))(); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("write on a read-only open = %v, want ErrReadOnly", err)
+	}
+}
+
+// reframe changes a frame's payload with change and fixes its checksum.
+func reframe(t *testing.T, frame []byte, change func(payload []byte)) []byte {
+	t.Helper()
+	out := bytes.Clone(frame)
+	payload := out[frameHeader:]
+	change(payload)
+	binary.LittleEndian.PutUint32(out[4:8], crc32.Checksum(payload, castagnoli))
+	return out
+}
+
+// deadSpool writes a spool holding recs, as a keel that died would leave
+// it, and returns its path.
+func deadSpool(t *testing.T, db *DB, path string, recs ...RoundRecord) string {
+	t.Helper()
+	s := newSpool(path)
+	for _, rec := range recs {
+		p, err := db.prepareRound(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.appendRound(p, p.at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.mu.Lock()
+	s.closeLocked() // its lock goes with the process; the file stays
+	s.mu.Unlock()
+	return s.path
+}
+
+// Dead keels' spools found while the database is locked stay, all of
+// them, for the next open, which commits them.
+func TestReplayWaitsOutAnOutage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keel.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := startTest(t, db, Session{})
+	deadSpool(t, db, path, round(sid, 1, 1))
+	deadSpool(t, db, path, round(sid, 2, 1))
+	db.Close()
+
+	release := lockDB(t, path)
+	start := time.Now()
+	locked, err := Open(path, Options{BusyTimeout: 100 * time.Millisecond})
+	if err == nil { // the migrations' check may fail too while locked: either way nothing is lost
+		locked.Close()
+	}
+	if files := spoolFiles(t, path); len(files) != 2 {
+		t.Fatalf("spools after an open that could not commit them: %v, want both kept", files)
+	}
+	if waited := time.Since(start); waited > 2*time.Second {
+		t.Errorf("the open waited %v; one refused commit should stop the replay", waited)
+	}
+	release()
+	again, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got := roundsIn(t, again, sid); len(got) != 2 {
+		t.Errorf("rounds %v, want [1 2]", got)
+	}
+	if files := spoolFiles(t, path); len(files) != 0 {
+		t.Errorf("spools left: %v", files)
+	}
+}
+
+// A spool with a damaged frame has the rounds before it committed and is
+// set aside, not replayed again; one of another format version is left
+// alone for the keel that wrote it.
+func TestDamagedAndForeignSpools(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keel.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := startTest(t, db, Session{})
+	damaged := deadSpool(t, db, path, round(sid, 1, 1), round(sid, 2, 1))
+	foreign := deadSpool(t, db, path, round(sid, 3, 1))
+	db.Close()
+	b, _ := os.ReadFile(damaged)
+	b[len(b)-3] ^= 0xff // inside the second frame
+	os.WriteFile(damaged, b, 0o600)
+	b, _ = os.ReadFile(foreign)
+	os.WriteFile(foreign, reframe(t, b, func(p []byte) { p[0] = spoolVersion + 1 }), 0o600)
+
+	again, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got := roundsIn(t, again, sid); len(got) != 1 || got[0] != 1 {
+		t.Errorf("rounds %v, want [1]: the one before the damage", got)
+	}
+	if _, err := os.Stat(foreign); err != nil {
+		t.Errorf("the foreign spool was not left alone: %v", err)
+	}
+	if _, err := os.Stat(strings.Replace(damaged, "-spool.", "-spool-damaged.", 1)); err != nil {
+		t.Errorf("the damaged spool was not set aside: %v", err)
+	}
+	if _, err := os.Stat(damaged); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the damaged spool is still replayed: %v", err)
+	}
+}
+
+// A spooled round that fails for good is reported by the next write of any
+// kind, or by Close when no write follows.
+func TestSpooledFailureReachesTheNextWriteOrClose(t *testing.T) {
+	db := openTest(t, Options{})
+	sid := startTest(t, db, Session{})
+	queue(t, db, round("no-such-session", 1, 1))
+	if err := db.EndSession(context.Background(), sid, "completed", Totals{}); err == nil || !strings.Contains(err.Error(), "no-such-session") {
+		t.Errorf("EndSession after a bad spooled round = %v, want its error", err)
+	}
+
+	other := openTest(t, Options{})
+	queue(t, other, round("no-such-session", 1, 1))
+	if err := other.Close(); err == nil || !strings.Contains(err.Error(), "no-such-session") {
+		t.Errorf("Close after a bad spooled round = %v, want its error", err)
+	}
+}
+
+// A read whose context is cancelled is not a datalog failure: the next
+// write does not report it.
+func TestCancelledReadIsNotAWriteFailure(t *testing.T) {
+	db := openTest(t, Options{})
+	sid := startTest(t, db, Session{})
+	queue(t, db, round(sid, 1, 1))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	db.GetSession(ctx, sid)
+	if err := db.QueueRound(context.Background(), round(sid, 2, 1))(); err != nil {
+		t.Errorf("QueueRound after a cancelled read = %v", err)
+	}
+}
+
+// While the database is locked, a spooled round's failed commit is
+// reported by the next round, once; reads still work; an outage that
+// ended before any round came after it is not reported late.
+func TestOutageWithSpooledRounds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keel.db")
+	db, err := Open(path, Options{BusyTimeout: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sid := startTest(t, db, Session{})
+	seq := 0
+	lockedBurst := func() (release func()) {
+		release = lockDB(t, path)
+		for range lazyMax { // the last one commits at once, and meets the lock
+			seq++
+			queue(t, db, round(sid, seq, 1))
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for !db.w.outage.Load() && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if !db.w.outage.Load() {
+			t.Fatal("no outage after 10 s of a locked database")
+		}
+		return release
+	}
+	waitSaved := func() {
+		deadline := time.Now().Add(10 * time.Second)
+		for db.Pending() > 0 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+
+	lockedBurst()() // an outage that ends with no round after it
+	waitSaved()
+	seq++
+	if err := db.QueueRound(context.Background(), round(sid, seq, 1))(); err != nil {
+		t.Errorf("a round after an outage that is over = %v, want nothing", err)
+	}
+
+	release := lockedBurst()
+	if _, err := db.GetSession(context.Background(), sid); err != nil {
+		t.Fatal(err)
+	}
+	var we *WriteError
+	seq++
+	if err := db.QueueRound(context.Background(), round(sid, seq, 1))(); !errors.As(err, &we) {
+		t.Errorf("the round after the failed commit = %v, want the *WriteError", err)
+	}
+	seq++
+	if err := db.QueueRound(context.Background(), round(sid, seq, 1))(); err != nil {
+		t.Errorf("the outage is reported once; then %v", err)
+	}
+	release()
+	waitSaved()
+	if got := roundsIn(t, db, sid); len(got) != seq {
+		t.Errorf("%d rounds stored, want %d", len(got), seq)
 	}
 }

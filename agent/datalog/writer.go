@@ -62,7 +62,8 @@ type writer struct {
 	done     chan struct{}
 	pending  []op
 	npending atomic.Int64
-	reported bool // the current outage was reported
+	reported bool        // the current outage was reported
+	outage   atomic.Bool // reported, for other goroutines (DB.reader)
 
 	spool *spool
 	lazy  lazyState // spooled rounds on their way to SQLite (writer_lazy.go)
@@ -139,6 +140,12 @@ func (w *writer) loop() {
 			}
 			err := w.flush()
 			w.notePending()
+			if req.op == nil { // a flush for a read or Close: nobody reports it
+				w.report(err)
+				err = nil
+			} else { // a write reports what went wrong with the rounds before it
+				err = errors.Join(err, w.takeAsyncErr())
+			}
 			req.reply <- err
 			if req.op != nil {
 				w.idle()
@@ -269,6 +276,7 @@ func (w *writer) flush() error {
 				return nil
 			}
 			w.reported = true
+			w.outage.Store(true)
 			return &WriteError{Op: batch[0].name, Pending: len(w.pending), Err: err}
 		}
 		if err != nil && n > 1 {
@@ -289,7 +297,9 @@ func (w *writer) flush() error {
 	w.pending = nil
 	if w.reported {
 		w.reported = false
-		w.reset() // reopen with the full busy timeout, not the outage's
+		w.outage.Store(false)
+		w.clearOutageError() // the outage it reported is over
+		w.reset()            // reopen with the full busy timeout, not the outage's
 	}
 	return permanent
 }
@@ -399,7 +409,7 @@ func (w *writer) close() error {
 	w.mu.Unlock()
 	<-w.done
 	kept := w.spool.close()
-	var err error
+	err := w.takeAsyncErr() // a failure no QueueRound came after to report
 	switch n := len(w.pending); {
 	case n > 0 && kept:
 		err = fmt.Errorf("datalog %s: %d record(s) could not be saved and are lost, except rounds of sessions already in it: "+

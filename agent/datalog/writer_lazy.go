@@ -3,6 +3,7 @@ package datalog
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -87,9 +88,11 @@ func (w *writer) commitSpooled() {
 	w.idle()
 }
 
-// report keeps err for the next QueueRound (the first one, until taken).
+// report keeps err for the next write to return (the first one, until
+// taken): QueueRound, any other write, or Close. A cancelled or closed
+// caller's error is not the datalog's.
 func (w *writer) report(err error) {
-	if err == nil {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrClosed) {
 		return
 	}
 	w.lazy.mu.Lock()
@@ -97,6 +100,17 @@ func (w *writer) report(err error) {
 		w.lazy.asyncErr = err
 	}
 	w.lazy.mu.Unlock()
+}
+
+// clearOutageError forgets a kept *WriteError once its outage is over:
+// it would say records wait in memory when none do.
+func (w *writer) clearOutageError() {
+	w.lazy.mu.Lock()
+	defer w.lazy.mu.Unlock()
+	var we *WriteError
+	if errors.As(w.lazy.asyncErr, &we) {
+		w.lazy.asyncErr = nil
+	}
 }
 
 // takeAsyncErr returns and forgets a failure of spooled rounds' commit.
@@ -127,10 +141,12 @@ func (w *writer) settled(ops []op) {
 func (w *writer) notePending() { w.npending.Store(int64(len(w.pending))) }
 
 // reader is the read pool, once the rounds this process spooled are
-// committed: a read sees every round QueueRound has returned from.
+// committed: a read sees every round QueueRound has returned from. During
+// an outage (the database locked or full) reads do not wait for a commit
+// that cannot happen and see the rounds committed so far.
 func (db *DB) reader(ctx context.Context) *sql.DB {
-	if w := db.w; w != nil && w.lazy.unflushed.Load() > 0 {
-		w.report(w.queue(ctx, nil)()) // the next QueueRound says it; the read goes on
+	if w := db.w; w != nil && w.lazy.unflushed.Load() > 0 && !w.outage.Load() {
+		_ = w.queue(ctx, nil)() // what fails is kept for the next write to report
 	}
 	return db.read
 }

@@ -26,8 +26,8 @@ func TestSIGKILLLeavesAConsistentListableDatalog(t *testing.T) {
 	home, dir := t.TempDir(), project(t)
 	var pid atomic.Int64
 	handler := func(_ llmtest.RecordedRequest, n int) llmtest.Round {
-		if n >= 3 {
-			_ = syscall.Kill(int(pid.Load()), syscall.SIGKILL)
+		if p := int(pid.Load()); n >= 3 && p > 0 {
+			_ = syscall.Kill(p, syscall.SIGKILL)
 			return llmtest.Round{Text: "slow", Hang: true}
 		}
 		return llmtest.ToolRound(llmtest.Call{Name: "glob", Args: `{"pattern":"*` + string(rune('a'+n)) + `*"}`})

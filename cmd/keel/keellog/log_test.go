@@ -24,7 +24,10 @@ func cmdFixture(t *testing.T) (open func(bool) (*datalog.DB, error), sid string)
 		t.Fatal(err)
 	}
 	sid = writeStatsSession(t, db, "/p")
-	startTest(t, db, datalog.Session{ProjectRoot: "/old", Started: t0.Add(-40 * 24 * time.Hour), FirstPrompt: "old"})
+	// Its own id's time, not the fixed clock's: ids made in one second share
+	// their first 8 digits, and the tests' short prefixes must be unique.
+	old := t0.Add(-40 * 24 * time.Hour)
+	startTest(t, db, datalog.Session{ID: datalog.NewID(old), ProjectRoot: "/old", Started: old, FirstPrompt: "old"})
 	rec := round(sid, 9, 3)
 	rec.Messages = append([]llm.Message{{Role: llm.RoleUser, Content: "please ```fix``` it"}}, rec.Messages...)
 	rec.Interventions = []datalog.Intervention{{Kind: "verify", Message: "you edited b.go"}}
