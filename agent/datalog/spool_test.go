@@ -54,6 +54,35 @@ func roundsIn(t testing.TB, db *DB, sid string) []int {
 	return seqs
 }
 
+// sessionAt opens a new datalog with opts, the caller closing it, and
+// starts a session in it.
+func sessionAt(t *testing.T, opts Options) (path string, db *DB, sid string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "keel.db")
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, db, startTest(t, db, Session{})
+}
+
+// openReplayed opens the datalog at path, which must then hold want
+// rounds of sid and no spool; the caller closes it.
+func openReplayed(t *testing.T, path string, opts Options, sid string, want int) *DB {
+	t.Helper()
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := roundsIn(t, db, sid); len(got) != want {
+		t.Errorf("rounds %v after the open, want %d", got, want)
+	}
+	if files := spoolFiles(t, path); len(files) != 0 {
+		t.Errorf("spool files left after the open: %v", files)
+	}
+	return db
+}
+
 func queue(t testing.TB, db *DB, rec RoundRecord) {
 	t.Helper()
 	if err := db.QueueRound(context.Background(), rec)(); err != nil {
@@ -65,12 +94,7 @@ func queue(t testing.TB, db *DB, rec RoundRecord) {
 // cannot take it (another connection holds the lock), and reaches the
 // database once it can; the spool is then removed at Close.
 func TestQueuedRoundIsSpooledBeforeQueueRoundReturns(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "keel.db")
-	db, err := Open(path, Options{BusyTimeout: 50e6})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sid := startTest(t, db, Session{})
+	path, db, sid := sessionAt(t, Options{BusyTimeout: 50e6})
 	release := lockDB(t, path)
 	queue(t, db, round(sid, 1, 1, tc("a", "read_file", map[string]any{"path": "x"}, false)))
 	queue(t, db, round(sid, 2, 1))
@@ -158,12 +182,7 @@ func TestUnwritableSpoolFallsBackToCommit(t *testing.T) {
 // A spool whose keel still runs is not replayed by another opening the
 // datalog; one whose keel is gone is, once, and removed.
 func TestOnlyDeadSpoolsAreReplayed(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "keel.db")
-	db, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sid := startTest(t, db, Session{})
+	path, db, sid := sessionAt(t, Options{})
 	p, err := db.prepareRound(round(sid, 1, 1, tc("a", "read_file", map[string]any{"path": "x"}, false)))
 	if err != nil {
 		t.Fatal(err)
@@ -191,18 +210,7 @@ func TestOnlyDeadSpoolsAreReplayed(t *testing.T) {
 	other.closeLocked() // the other keel dies: its lock goes, its file stays
 	other.mu.Unlock()
 	for range 2 { // the second open finds nothing left to do
-		again, err := Open(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := roundsIn(t, again, sid)
-		again.Close()
-		if len(got) != 1 {
-			t.Fatalf("rounds after replay %v, want [1]", got)
-		}
-		if files := spoolFiles(t, path); len(files) != 0 {
-			t.Fatalf("replayed spool not removed: %v", files)
-		}
+		openReplayed(t, path, Options{}, sid, 1).Close()
 	}
 }
 
@@ -308,36 +316,11 @@ func TestQueueRoundAfterClose(t *testing.T) {
 // keel log opens the datalog read-only; after a crash it still shows the
 // rounds the dead keel had only spooled.
 func TestReadOnlyOpenReplaysADeadSpool(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "keel.db")
-	db, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sid := startTest(t, db, Session{})
-	p, err := db.prepareRound(round(sid, 1, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, db, sid := sessionAt(t, Options{})
+	deadSpool(t, db, path, round(sid, 1, 1))
 	db.Close()
-	dead := newSpool(path)
-	if err := dead.appendRound(p, p.at); err != nil {
-		t.Fatal(err)
-	}
-	dead.mu.Lock()
-	dead.closeLocked()
-	dead.mu.Unlock()
-
-	ro, err := Open(path, Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ro := openReplayed(t, path, Options{ReadOnly: true}, sid, 1)
 	defer ro.Close()
-	if got := roundsIn(t, ro, sid); len(got) != 1 {
-		t.Errorf("read-only open shows rounds %v, want the spooled [1]", got)
-	}
-	if files := spoolFiles(t, path); len(files) != 0 {
-		t.Errorf("spool files left: %v", files)
-	}
 	if err := ro.QueueRound(context.Background(), round(sid, 2, 1))(); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("write on a read-only open = %v, want ErrReadOnly", err)
 	}
@@ -376,12 +359,7 @@ func deadSpool(t *testing.T, db *DB, path string, recs ...RoundRecord) string {
 // Dead keels' spools found while the database is locked stay, all of
 // them, for the next open, which commits them.
 func TestReplayWaitsOutAnOutage(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "keel.db")
-	db, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sid := startTest(t, db, Session{})
+	path, db, sid := sessionAt(t, Options{})
 	deadSpool(t, db, path, round(sid, 1, 1))
 	deadSpool(t, db, path, round(sid, 2, 1))
 	db.Close()
@@ -399,29 +377,14 @@ func TestReplayWaitsOutAnOutage(t *testing.T) {
 		t.Errorf("the open waited %v; one refused commit should stop the replay", waited)
 	}
 	release()
-	again, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
-	if got := roundsIn(t, again, sid); len(got) != 2 {
-		t.Errorf("rounds %v, want [1 2]", got)
-	}
-	if files := spoolFiles(t, path); len(files) != 0 {
-		t.Errorf("spools left: %v", files)
-	}
+	openReplayed(t, path, Options{}, sid, 2).Close()
 }
 
 // A spool with a damaged frame has the rounds before it committed and is
 // set aside, not replayed again; one of another format version is left
 // alone for the keel that wrote it.
 func TestDamagedAndForeignSpools(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "keel.db")
-	db, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sid := startTest(t, db, Session{})
+	path, db, sid := sessionAt(t, Options{})
 	damaged := deadSpool(t, db, path, round(sid, 1, 1), round(sid, 2, 1))
 	foreign := deadSpool(t, db, path, round(sid, 3, 1))
 	db.Close()
