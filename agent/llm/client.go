@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -50,10 +51,20 @@ type Client struct {
 const writeBufferSize = 64 << 10
 
 // sharedTransport is keel's transport, shared so providers on one host
-// reuse connections: net/http's default with a larger write buffer.
+// reuse connections: net/http's default with a larger write buffer, and
+// plain TCP connections that write a request body in one piece
+// (bodyConn).
 var sharedTransport = sync.OnceValue(func() http.RoundTripper {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.WriteBufferSize = writeBufferSize
+	dial := t.DialContext
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if tc, ok := c.(*net.TCPConn); ok && err == nil {
+			return &bodyConn{TCPConn: tc}, nil
+		}
+		return c, err
+	}
 	return t
 })
 

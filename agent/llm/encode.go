@@ -100,14 +100,28 @@ type wireBody struct {
 func (b wireBody) Len() int { return len(b.head) + len(b.tail) }
 
 // Reader reads the body from its start.
-func (b wireBody) Reader() io.Reader { return &bodyReader{parts: [2][]byte{b.head, b.tail}} }
+func (b wireBody) Reader() *bodyReader { return &bodyReader{parts: [2][]byte{b.head, b.tail}} }
 
 // bodyReader reads a wireBody. Its WriteTo hands each part to the writer
 // as it is: io.MultiReader's copies through a new 32 KiB buffer, and
 // net/http asks for it once more per request (to find the body's end).
+// It is the request's Body itself (Close does nothing), so bodyConn can
+// find it under net/http's wrapping.
 type bodyReader struct {
 	parts [2][]byte
 	i     int // the part being read
+}
+
+// Close does nothing: the body is memory.
+func (r *bodyReader) Close() error { return nil }
+
+// Len is how many bytes are left to read.
+func (r *bodyReader) Len() int {
+	n := 0
+	for _, p := range r.parts[r.i:] {
+		n += len(p)
+	}
+	return n
 }
 
 func (r *bodyReader) Read(p []byte) (int, error) {

@@ -167,7 +167,7 @@ func TestBodyReader(t *testing.T) {
 		}
 	}
 	failing := failAfter{n: 5}
-	if n, err := (wireBody{head: []byte("0123456789"), tail: []byte("ab")}).Reader().(io.WriterTo).WriteTo(&failing); err == nil || n != 5 {
+	if n, err := (wireBody{head: []byte("0123456789"), tail: []byte("ab")}).Reader().WriteTo(&failing); err == nil || n != 5 {
 		t.Errorf("WriteTo into a failing writer = %d, %v; want 5 and the error", n, err)
 	}
 }

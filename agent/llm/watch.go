@@ -81,8 +81,8 @@ func (t *watchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.body.Len() > 0 {
 		req = req.Clone(req.Context()) // a RoundTripper must not modify its argument
 		body := t.body
-		req.Body = io.NopCloser(body.Reader())
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body.Reader()), nil }
+		req.Body = body.Reader()
+		req.GetBody = func() (io.ReadCloser, error) { return body.Reader(), nil }
 		req.ContentLength = int64(body.Len())
 	}
 	resp, err := t.base.RoundTrip(req)
