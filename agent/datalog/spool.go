@@ -34,9 +34,6 @@ type spool struct {
 	broken   bool     // a failed write could not be cut off: no more appends
 }
 
-// spoolPattern matches the spool files of the database at path.
-func spoolPattern(path string) string { return path + "-spool.*" }
-
 func newSpool(dbPath string) *spool {
 	var id [6]byte
 	_, _ = rand.Read(id[:])

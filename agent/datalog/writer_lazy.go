@@ -25,7 +25,7 @@ const (
 type lazyState struct {
 	mu        sync.Mutex
 	inbox     []op          // handed over, not yet taken by the writer
-	asyncErr  error         // a failed commit of spooled rounds, for the next QueueRound to report
+	asyncErr  error         // a failed commit nobody waited for, for the next write or Close to report
 	wake      chan struct{} // the inbox has ops
 	timer     *time.Timer   // runs lazyDelay after the last round came
 	unflushed atomic.Int64  // spooled rounds not yet committed or dropped
