@@ -44,7 +44,7 @@ func mergePlan(prev *Plan, u PlanUpdate, now time.Time) *Plan {
 		}
 	}
 	for _, st := range u.Steps {
-		next.Steps = append(next.Steps, Step{Title: st.Title, Status: st.Status, Note: st.Note})
+		next.Steps = append(next.Steps, Step(st))
 	}
 	if allDone(next.Steps) {
 		next.Status = PlanCompleted

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"fmt"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -298,7 +297,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	a, b := rand.New(rand.NewSource(1)), rand.New(rand.NewSource(1))
 	for range 100 {
 		if x, y := generate(a, "touch m", 3), generate(b, "touch m", 3); x != y {
-			t.Fatal(fmt.Sprintf("%q != %q", x, y))
+			t.Fatalf("%q != %q", x, y)
 		}
 	}
 }

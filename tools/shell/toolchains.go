@@ -2,13 +2,6 @@ package shell
 
 import "strings"
 
-// goOpts are the go command's build and test flags that take a value
-// (the go command accepts -flag and --flag alike).
-var goOpts = opts{short: "", long: []string{"o", "exec", "toolexec", "coverprofile", "cpuprofile", "memprofile", "blockprofile",
-	"mutexprofile", "trace", "outputdir", "run", "bench", "count", "timeout", "tags", "ldflags", "gcflags", "asmflags",
-	"mod", "modfile", "overlay", "pkgdir", "p", "parallel", "cpu", "benchtime", "shuffle", "vettool", "covermode", "coverpkg", "C",
-	"fuzz", "fuzztime", "skip", "list", "json", "buildmode", "compiler", "installsuffix", "pgo", "vet", "failfast", "f"}}
-
 // goExec are flags that make the go command run another program.
 var goExec = map[string]bool{"exec": true, "toolexec": true, "vettool": true, "overlay": false}
 
