@@ -155,8 +155,9 @@ type wtx struct {
 	checked     bool
 }
 
-// stmt returns statement id bound to the transaction, or nil when the
-// writer has not prepared it on this connection.
+// stmt returns statement id bound to the transaction: the writer's, or
+// one prepared for this transaction when the writer has none yet; nil
+// when preparing failed.
 func (t *wtx) stmt(ctx context.Context, id stmtID) *sql.Stmt {
 	if s := t.bound[id]; s != nil {
 		return s
@@ -165,8 +166,15 @@ func (t *wtx) stmt(ctx context.Context, id stmtID) *sql.Stmt {
 		return nil
 	}
 	if t.w.stmts[id] == nil {
-		t.w.wanted[id] = true // warm prepares it for the next time
-		return nil
+		t.w.wanted[id] = true // warm prepares it for the transactions after this one
+		// Prepared for this transaction: a batch of spooled rounds parses
+		// it once, not once a round.
+		s, err := t.tx.PrepareContext(ctx, stmtSQL[id])
+		if err != nil {
+			return nil // the text path reports the error
+		}
+		t.bound[id] = s
+		return s
 	}
 	s := t.tx.StmtContext(ctx, t.w.stmts[id])
 	t.bound[id] = s
