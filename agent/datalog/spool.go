@@ -188,6 +188,13 @@ func (s *spool) committed(n int) {
 	s.size, s.appended, s.done = 0, 0, 0
 }
 
+// waiting is how many appended rounds the writer has not committed yet.
+func (s *spool) waiting() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.appended - s.done
+}
+
 // close removes the file when everything it held is committed, and keeps
 // it for the next open to replay otherwise. It reports whether it kept it.
 func (s *spool) close() (kept bool) {

@@ -170,7 +170,7 @@ func TestUnwritableSpoolFallsBackToCommit(t *testing.T) {
 	sid := startTest(t, db, Session{})
 	db.w.spool.path = filepath.Join(t.TempDir(), "missing", "spool")
 	queue(t, db, round(sid, 1, 1))
-	if n := db.w.lazy.unflushed.Load(); n != 0 {
+	if n := db.w.spool.waiting(); n != 0 {
 		t.Fatalf("%d rounds wait for a commit; want the round committed already", n)
 	}
 	var got int

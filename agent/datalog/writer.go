@@ -44,10 +44,18 @@ type op struct {
 	spooled bool // a round in the spool: nobody waits for its commit
 }
 
+// request is an op for the writer, or a flush (op nil). reply is nil for
+// a spooled round: nobody waits for it.
 type request struct {
-	op    *op // nil: flush only
+	op    *op
 	reply chan error
 }
+
+// reqBuffer is how many requests wait for the writer without blocking
+// their sender: spooled rounds come one a round, and are committed 16 at
+// a time at most (lazyMax), so only a stalled writer fills it, and then a
+// round waits for the commit as it did before the spool.
+const reqBuffer = 4 * lazyMax
 
 // writer owns the write connection; only its goroutine touches db and
 // pending.
@@ -62,8 +70,7 @@ type writer struct {
 	done     chan struct{}
 	pending  []op
 	npending atomic.Int64
-	reported bool        // the current outage was reported
-	outage   atomic.Bool // reported, for other goroutines (DB.reader)
+	outage   atomic.Bool // a failure was reported and no write has succeeded since (also read by DB.reader)
 
 	spool *spool
 	lazy  lazyState // spooled rounds on their way to SQLite (writer_lazy.go)
@@ -82,7 +89,7 @@ type writer struct {
 }
 
 func newWriter(path string, busy time.Duration) (*writer, error) {
-	w := &writer{path: path, busy: busy, reqs: make(chan request), done: make(chan struct{}),
+	w := &writer{path: path, busy: busy, reqs: make(chan request, reqBuffer), done: make(chan struct{}),
 		spool: newSpool(path), lazy: newLazyState()}
 	if err := w.open(); err != nil {
 		return nil, err
@@ -97,7 +104,7 @@ const outageBusy = 50 * time.Millisecond
 
 func (w *writer) open() error {
 	busy := w.busy
-	if w.reported {
+	if w.outage.Load() {
 		busy = min(busy, outageBusy)
 	}
 	db, err := sql.Open("sqlite", dsn(w.path, busy, false))
@@ -123,6 +130,26 @@ const (
 	retryMax = 2 * time.Second
 )
 
+// serve commits a write with what is pending before it (a flush when op
+// is nil) and replies.
+func (w *writer) serve(req request) {
+	if req.op != nil {
+		w.pending = append(w.pending, *req.op)
+	}
+	err := w.flush()
+	w.notePending()
+	if req.op == nil { // a flush for a read or Close: nobody reports it
+		w.report(err)
+		err = nil
+	} else { // a write reports what went wrong with the rounds before it
+		err = errors.Join(err, w.takeAsyncErr())
+	}
+	req.reply <- err
+	if req.op != nil {
+		w.idle()
+	}
+}
+
 func (w *writer) loop() {
 	defer close(w.done)
 	defer w.lazy.timer.Stop()
@@ -134,38 +161,20 @@ func (w *writer) loop() {
 			if !ok {
 				return
 			}
-			w.takeSpooled() // queued before this request: committed before it
-			if req.op != nil {
-				w.pending = append(w.pending, *req.op)
+			if req.reply != nil {
+				w.serve(req)
+			} else if !w.takeRound(req.op) {
+				continue // the round waits for the ones after it
 			}
-			err := w.flush()
-			w.notePending()
-			if req.op == nil { // a flush for a read or Close: nobody reports it
-				w.report(err)
-				err = nil
-			} else { // a write reports what went wrong with the rounds before it
-				err = errors.Join(err, w.takeAsyncErr())
-			}
-			req.reply <- err
-			if req.op != nil {
-				w.idle()
-			}
-		case <-w.lazy.wake:
-			if w.takeSpooled() < lazyMax {
-				w.lazy.timer.Reset(lazyDelay)
-				continue
-			}
-			w.commitSpooled()
 		case <-w.lazy.timer.C:
 			w.commitSpooled()
 		case <-retry:
-			w.takeSpooled()
 			w.report(w.flush()) // a new failure only: one per outage
 			w.notePending()
 			backoff = min(2*backoff, retryMax)
 		}
 		retry = nil
-		if w.reported && len(w.pending) > 0 {
+		if w.outage.Load() && len(w.pending) > 0 {
 			retry = time.After(backoff)
 		} else {
 			backoff = retryMin
@@ -272,11 +281,9 @@ func (w *writer) flush() error {
 		err := w.apply(batch)
 		if err != nil && transient(err) {
 			w.reset()
-			if w.reported {
-				return nil
+			if w.outage.Swap(true) {
+				return nil // reported already
 			}
-			w.reported = true
-			w.outage.Store(true)
 			return &WriteError{Op: batch[0].name, Pending: len(w.pending), Err: err}
 		}
 		if err != nil && n > 1 {
@@ -295,9 +302,7 @@ func (w *writer) flush() error {
 		w.pending = w.pending[n:]
 	}
 	w.pending = nil
-	if w.reported {
-		w.reported = false
-		w.outage.Store(false)
+	if w.outage.Swap(false) {
 		w.clearOutageError() // the outage it reported is over
 		w.reset()            // reopen with the full busy timeout, not the outage's
 	}

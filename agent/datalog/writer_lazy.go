@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -21,25 +20,24 @@ const (
 	lazyMax   = 16
 )
 
-// lazyState is what the writer keeps of spooled rounds.
+// lazyState is what the writer keeps for spooled rounds besides the
+// rounds themselves (pending; the spool counts those not committed yet).
 type lazyState struct {
-	mu        sync.Mutex
-	inbox     []op          // handed over, not yet taken by the writer
-	asyncErr  error         // a failed commit nobody waited for, for the next write or Close to report
-	wake      chan struct{} // the inbox has ops
-	timer     *time.Timer   // runs lazyDelay after the last round came
-	unflushed atomic.Int64  // spooled rounds not yet committed or dropped
+	mu       sync.Mutex
+	asyncErr error       // a failed commit nobody waited for, for the next write or Close to report
+	timer    *time.Timer // runs lazyDelay after the last round came
 }
 
 func newLazyState() lazyState {
 	t := time.NewTimer(time.Hour)
 	t.Stop()
-	return lazyState{wake: make(chan struct{}, 1), timer: t}
+	return lazyState{timer: t}
 }
 
-// spoolRound appends p to the spool and hands it to the writer; wait
-// returns at once (QueueRound). ok is false when the spool could not take
-// it: the caller commits it then.
+// spoolRound appends p to the spool and hands it to the writer as a
+// request nobody waits for (reqs is buffered); wait returns at once
+// (QueueRound). ok is false when the spool could not take it: the caller
+// commits it then.
 func (w *writer) spoolRound(p *preparedRound, name string) (wait func() error, ok bool) {
 	w.mu.RLock() // Close waits: no round is spooled after it emptied the spool
 	defer w.mu.RUnlock()
@@ -49,34 +47,22 @@ func (w *writer) spoolRound(p *preparedRound, name string) (wait func() error, o
 	if w.spool.appendRound(p, p.at) != nil {
 		return nil, false
 	}
-	w.handOff(op{name: name, fn: p.insert})
+	w.reqs <- request{op: &op{name: name, fn: p.insert, spooled: true}}
 	err := w.takeAsyncErr()
 	return func() error { return err }, true
 }
 
-// handOff gives the writer a round already in the spool without waiting
-// for it: the caller carries on at once.
-func (w *writer) handOff(o op) {
-	o.spooled = true
-	w.lazy.mu.Lock()
-	w.lazy.inbox = append(w.lazy.inbox, o)
-	w.lazy.unflushed.Add(1)
-	w.lazy.mu.Unlock()
-	select {
-	case w.lazy.wake <- struct{}{}:
-	default: // a wake-up is pending already
+// takeRound adds a spooled round to pending and commits what waits once
+// lazyMax rounds do, reporting whether it did; otherwise the timer starts
+// again.
+func (w *writer) takeRound(o *op) (committed bool) {
+	w.pending = append(w.pending, *o)
+	if len(w.pending) < lazyMax {
+		w.lazy.timer.Reset(lazyDelay)
+		return false
 	}
-}
-
-// takeSpooled moves handed-over rounds to pending, behind what is there,
-// and returns how many spooled rounds pending holds.
-func (w *writer) takeSpooled() int {
-	w.lazy.mu.Lock()
-	w.pending = append(w.pending, w.lazy.inbox...)
-	clear(w.lazy.inbox)
-	w.lazy.inbox = w.lazy.inbox[:0]
-	w.lazy.mu.Unlock()
-	return int(w.lazy.unflushed.Load())
+	w.commitSpooled()
+	return true
 }
 
 // commitSpooled commits what is pending now; nobody waits for the result,
@@ -132,7 +118,6 @@ func (w *writer) settled(ops []op) {
 		}
 	}
 	if n > 0 {
-		w.lazy.unflushed.Add(int64(-n))
 		w.spool.committed(n)
 	}
 }
@@ -145,7 +130,7 @@ func (w *writer) notePending() { w.npending.Store(int64(len(w.pending))) }
 // an outage (the database locked or full) reads do not wait for a commit
 // that cannot happen and see the rounds committed so far.
 func (db *DB) reader(ctx context.Context) *sql.DB {
-	if w := db.w; w != nil && w.lazy.unflushed.Load() > 0 && !w.outage.Load() {
+	if w := db.w; w != nil && w.spool.waiting() > 0 && !w.outage.Load() {
 		_ = w.queue(ctx, nil)() // what fails is kept for the next write to report
 	}
 	return db.read
