@@ -132,7 +132,7 @@ func BenchmarkSpoolAppend(b *testing.B) {
 	s := newSpool(filepath.Join(b.TempDir(), "keel.db"))
 	b.ResetTimer()
 	for range b.N {
-		if err := s.appendRound(p, p.at); err != nil {
+		if err := s.appendRound(p); err != nil {
 			b.Fatal(err)
 		}
 		s.committed(1)

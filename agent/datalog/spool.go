@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -45,8 +44,8 @@ func newSpool(dbPath string) *spool {
 // spool_codec.go.
 type spoolEntry struct {
 	Round    RoundRecord // Messages is nil: they are below, as stored
-	Messages []json.RawMessage
-	At       int64 // when it was prepared (recall documents' time)
+	Messages []string    // the messages' JSON
+	At       int64       // when it was prepared (recall documents' time)
 }
 
 // frameHeader is a frame's length and CRC-32C of its payload, each a
@@ -57,12 +56,9 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // appendRound writes p as one frame. An error leaves the file as it was
 // (a partial frame is cut off) and the caller commits the round itself.
-func (s *spool) appendRound(p *preparedRound, at int64) error {
-	entry := spoolEntry{Round: p.rec, At: at, Messages: make([]json.RawMessage, len(p.messages))}
+func (s *spool) appendRound(p *preparedRound) error {
+	entry := spoolEntry{Round: p.rec, Messages: p.messages, At: p.at}
 	entry.Round.Messages = nil
-	for i, m := range p.messages {
-		entry.Messages[i] = json.RawMessage(m)
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.broken {

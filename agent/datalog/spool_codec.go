@@ -2,7 +2,6 @@ package datalog
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"math"
 	"time"
@@ -45,7 +44,7 @@ func (e *spoolEntry) code(c codec) {
 	codeSlice(c, &r.FileChanges, (*FileChange).code)
 	c.bytes(&r.Request)
 	c.bytes(&r.Response)
-	codeSlice(c, &e.Messages, func(m *json.RawMessage, c codec) { c.bytes((*[]byte)(m)) })
+	codeSlice(c, &e.Messages, func(m *string, c codec) { c.str(m) })
 	c.i64(&e.At)
 }
 

@@ -145,12 +145,11 @@ func replayOne(ctx context.Context, tx *wtx, p *preparedRound) error {
 // prepared is the entry as the writer inserts it: its recall documents
 // are derived again from the stored records.
 func (e *spoolEntry) prepared() (*preparedRound, error) {
-	p := &preparedRound{rec: e.Round, at: e.At, messages: make([]string, len(e.Messages))}
+	p := &preparedRound{rec: e.Round, at: e.At, messages: e.Messages}
 	p.bodies = len(p.rec.Request) > 0 || len(p.rec.Response) > 0
 	stored := make([]llm.Message, len(e.Messages))
-	for i, raw := range e.Messages {
-		p.messages[i] = string(raw)
-		if err := json.Unmarshal(raw, &stored[i]); err != nil {
+	for i, m := range e.Messages {
+		if err := json.Unmarshal([]byte(m), &stored[i]); err != nil {
 			return nil, err
 		}
 	}

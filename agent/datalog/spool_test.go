@@ -190,7 +190,7 @@ func TestOnlyDeadSpoolsAreReplayed(t *testing.T) {
 	db.Close()
 	// Another keel's spool: it holds round 1, which SQLite lacks.
 	other := newSpool(path)
-	if err := other.appendRound(p, p.at); err != nil {
+	if err := other.appendRound(p); err != nil {
 		t.Fatal(err)
 	}
 
@@ -346,7 +346,7 @@ func deadSpool(t *testing.T, db *DB, path string, recs ...RoundRecord) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.appendRound(p, p.at); err != nil {
+		if err := s.appendRound(p); err != nil {
 			t.Fatal(err)
 		}
 	}

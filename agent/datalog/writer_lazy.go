@@ -44,7 +44,7 @@ func (w *writer) spoolRound(p *preparedRound, name string) (wait func() error, o
 	if w.closed {
 		return func() error { return ErrClosed }, true
 	}
-	if w.spool.appendRound(p, p.at) != nil {
+	if w.spool.appendRound(p) != nil {
 		return nil, false
 	}
 	w.reqs <- request{op: &op{name: name, fn: p.insert, spooled: true}}
