@@ -6,8 +6,10 @@ import (
 	"testing"
 )
 
-// reset puts the package and the runtime back as they were.
-func reset(t *testing.T) {
+// start sets up a process that started on procs processors with the
+// GOMAXPROCS variable set to env, calls Narrow as keel does, and puts the
+// package and the runtime back at cleanup.
+func start(t *testing.T, env string, procs int) {
 	before := runtime.GOMAXPROCS(0)
 	t.Cleanup(func() {
 		mu.Lock()
@@ -15,13 +17,13 @@ func reset(t *testing.T) {
 		mu.Unlock()
 		runtime.GOMAXPROCS(before)
 	})
+	t.Setenv("GOMAXPROCS", env)
+	runtime.GOMAXPROCS(procs)
+	Narrow()
 }
 
 func TestNarrowAndWide(t *testing.T) {
-	reset(t)
-	t.Setenv("GOMAXPROCS", "")
-	runtime.GOMAXPROCS(4)
-	Narrow()
+	start(t, "", 4)
 	if got := runtime.GOMAXPROCS(0); got != 1 {
 		t.Fatalf("after Narrow GOMAXPROCS = %d, want 1", got)
 	}
@@ -42,10 +44,7 @@ func TestNarrowAndWide(t *testing.T) {
 }
 
 func TestNarrowKeepsTheUsersChoice(t *testing.T) {
-	reset(t)
-	t.Setenv("GOMAXPROCS", "3")
-	runtime.GOMAXPROCS(3)
-	Narrow()
+	start(t, "3", 3)
 	if got := runtime.GOMAXPROCS(0); got != 3 {
 		t.Fatalf("GOMAXPROCS=3 set by the user, after Narrow = %d", got)
 	}
@@ -57,10 +56,7 @@ func TestNarrowKeepsTheUsersChoice(t *testing.T) {
 }
 
 func TestWideConcurrent(t *testing.T) {
-	reset(t)
-	t.Setenv("GOMAXPROCS", "")
-	runtime.GOMAXPROCS(2)
-	Narrow()
+	start(t, "", 2)
 	var wg sync.WaitGroup
 	for range 50 {
 		wg.Go(func() {
