@@ -62,6 +62,13 @@ func TestDecideCommand(t *testing.T) {
 		{"cat ~/.ssh/id_rsa", "AAY", "outside"},
 		{"ls ..", "AAY", "outside"},
 		{"cd .. && ls", "AAY", "runs outside the workspace"},
+		{"git -C /etc log -p", "AAY", "reads outside the workspace: /etc"},
+		{"git -C src -C ../.. log", "AAY", "reads outside the workspace"},
+		{"go list -C /etc ./...", "AAY", "reads outside the workspace: /etc"},
+		{"go list -f '{{.Doc}}' ../...", "AAY", "reads outside the workspace"},
+		{"go version -m /usr/bin/env", "AAY", "reads outside the workspace: /usr/bin/env"},
+		{"go list -modfile=/etc/go.mod -overlay /etc/o.json ./...", "AAY", "reads outside the workspace"},
+		{"go list ./... && go list -m all && go list fmt net/http && go list -C src . && go version -m ./a.go", "YYY", ""},
 		// rules cover commands, not what they write or run besides
 		{"go test ./... 2>&1 | tail -20", "AYY", "runs go test"},
 		{"cd src && go test ./...", "AYY", ""},

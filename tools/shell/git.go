@@ -46,6 +46,9 @@ func classifyGit(c *Call, args []Word, e *Effect) {
 	if blocker != "" {
 		return
 	}
+	if dir != "" {
+		e.Reads = append(e.Reads, Word{Value: dir}) // another repository is read like any other directory
+	}
 	e.Canonical = []string{"git"}
 	if sub != "" {
 		e.Canonical = append(e.Canonical, sub)

@@ -5,6 +5,25 @@ import "strings"
 // goExec are flags that make the go command run another program.
 var goExec = map[string]bool{"exec": true, "toolexec": true, "vettool": true, "overlay": false}
 
+// goReads are flags whose value is a file or directory the go command
+// reads (or runs in, -C): checked against the workspace like any read.
+var goReads = map[string]bool{"C": true, "modfile": true, "overlay": true, "pgo": true}
+
+// goPathOperand returns the directory or file an operand of the go
+// command names when it is a path (/x, ./x, ../x, x/... under them)
+// rather than an import path, whose packages come from the module cache
+// or GOROOT.
+func goPathOperand(v string) (string, bool) {
+	if !strings.HasPrefix(v, "/") && v != "." && v != ".." && !strings.HasPrefix(v, "./") && !strings.HasPrefix(v, "../") {
+		return "", false
+	}
+	v = strings.TrimSuffix(v, "/...")
+	if v == "" {
+		v = "/"
+	}
+	return v, true
+}
+
 // goWrites are flags whose value is a file the go command writes.
 var goWrites = map[string]bool{"o": true, "coverprofile": true, "cpuprofile": true, "memprofile": true, "blockprofile": true,
 	"mutexprofile": true, "trace": true, "outputdir": true, "pkgdir": true}
@@ -25,9 +44,20 @@ func classifyGo(args []Word, e *Effect) {
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(w.Value, "-"), "=")
 		if !strings.HasPrefix(w.Value, "-") {
+			if path, ok := goPathOperand(w.Value); ok {
+				e.Reads = append(e.Reads, Word{Value: path})
+			}
 			continue
 		}
 		name = strings.TrimPrefix(name, "test.")
+		if goReads[name] {
+			if !hasValue && i+1 < len(args) {
+				value, i = args[i+1].Value, i+1
+			}
+			if value != "auto" && value != "off" && value != "" { // -pgo's settings that name no file
+				e.Reads = append(e.Reads, Word{Value: value})
+			}
+		}
 		if goExec[name] {
 			e.Blocker = "go -" + name + " runs another program"
 			return
