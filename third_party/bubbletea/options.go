@@ -163,6 +163,19 @@ func WithRenderHook(f func()) ProgramOption {
 	}
 }
 
+// WithFirstFrameAtOnce draws the first frame as soon as the program has
+// rendered its initial view, instead of one frame interval (1/fps) after the
+// start. A program whose initial view is already complete (it knows the
+// terminal's size before the first WindowSizeMsg) shows its first screen
+// sooner.
+//
+// keel patch: not in upstream Bubble Tea (see third_party/bubbletea).
+func WithFirstFrameAtOnce() ProgramOption {
+	return func(p *Program) {
+		p.firstFrameAtOnce = true
+	}
+}
+
 // WithColorProfile sets the color profile that the program will use. This is
 // useful when you want to force a specific color profile. By default, Bubble
 // Tea will try to detect the terminal's color profile from environment

@@ -549,6 +549,10 @@ type Program struct {
 	// (keel patch; see WithRenderHook).
 	renderHook func()
 
+	// firstFrameAtOnce makes the render loop's first pass come at once
+	// (keel patch; see WithFirstFrameAtOnce).
+	firstFrameAtOnce bool
+
 	// once is used to stop the renderer.
 	once sync.Once
 
@@ -1130,9 +1134,6 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 		}
 	}
 
-	// Start the renderer.
-	p.startRenderer()
-
 	if !p.disableRenderer && shouldQuerySynchronizedOutput(p.environ) {
 		// Query for synchronized updates support (mode 2026) and unicode core
 		// (mode 2027). If the terminal supports it, the renderer will enable
@@ -1157,8 +1158,11 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 		}()
 	}
 
-	// Render the initial view.
+	// Render the initial view, then start the renderer (keel patch: in this
+	// order the render loop's first pass draws it, also when that pass comes
+	// at once).
 	p.render(model)
+	p.startRenderer()
 
 	// Handle resize events.
 	p.handlers.add(p.handleResize())
@@ -1438,10 +1442,11 @@ func (p *Program) Printf(template string, args ...any) {
 // keel patch: the render loop sleeps until a view or output is queued
 // (wakeRenderer) instead of waking fps times a second for the program's
 // whole life. It still draws at most fps frames a second: a wake that comes
-// sooner than one frame interval after the last pass began (or the start) waits
-// out the rest of the interval, and every wake in the meantime folds into
-// that one pass. A wake after an idle stretch is drawn at once. The first
-// pass comes one interval after the start, as the ticker's first tick did.
+// sooner than one frame interval after the last pass began waits out the
+// rest of the interval, and every wake in the meantime folds into that one
+// pass. A wake after an idle stretch is drawn at once. The first pass
+// comes one interval after the start, as the ticker's first tick did, or
+// at once with WithFirstFrameAtOnce.
 func (p *Program) startRenderer() {
 	framerate := time.Second / time.Duration(p.fps)
 
@@ -1458,7 +1463,10 @@ func (p *Program) startRenderer() {
 // renderLoop flushes queued output and the pending frame each time it is
 // woken, no more often than once per framerate, until stopRenderer.
 func (p *Program) renderLoop(framerate time.Duration) {
-	last := time.Now()
+	last := time.Now() // the first pass comes one interval after the start, as the ticker's first tick did
+	if p.firstFrameAtOnce {
+		last = time.Time{}
+	}
 	timer := time.NewTimer(framerate)
 	timer.Stop()
 	defer timer.Stop()

@@ -138,3 +138,62 @@ func lastDrawn(p *Program) string {
 	}
 	return r.lastView.Content
 }
+
+// slowInitModel takes 100 ms in Init, as a program does that prepares
+// its first screen there: the first pass must still draw the initial view.
+type slowInitModel struct{ countModel }
+
+func (m *slowInitModel) Init() Cmd {
+	time.Sleep(100 * time.Millisecond)
+	return nil
+}
+
+// firstPass runs a program at 2 fps (a 500 ms frame interval) and returns
+// how long after Run its render loop's first pass came and what that pass
+// had drawn.
+func firstPass(t *testing.T, opts ...ProgramOption) (time.Duration, string) {
+	t.Helper()
+	type pass struct {
+		after time.Duration
+		drawn string
+	}
+	first := make(chan pass, 1)
+	var p *Program
+	start := time.Now()
+	opts = append(opts, WithInput(nil), WithOutput(&safeBuffer{}), WithWindowSize(40, 5), WithFPS(2),
+		WithRenderHook(func() {
+			select {
+			case first <- pass{time.Since(start), lastDrawn(p)}:
+			default:
+			}
+		}))
+	p = NewProgram(&slowInitModel{}, opts...)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := p.Run(); err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+	defer func() { p.Quit(); <-done }()
+	select {
+	case got := <-first:
+		return got.after, got.drawn
+	case <-time.After(10 * time.Second):
+		t.Fatal("the render loop never made its first pass")
+		return 0, ""
+	}
+}
+
+func TestKeelFirstFrameAtOnce(t *testing.T) {
+	after, drawn := firstPass(t, WithFirstFrameAtOnce())
+	if after >= 300*time.Millisecond {
+		t.Errorf("with WithFirstFrameAtOnce the first pass came %v after Run; want Init's 100 ms and well under the 500 ms frame interval", after)
+	}
+	if drawn != "ticks: 0" {
+		t.Errorf("the first pass drew %q; want the initial view %q", drawn, "ticks: 0")
+	}
+	if after, _ := firstPass(t); after < 550*time.Millisecond {
+		t.Errorf("without the option the first pass came %v after Run; want Init's 100 ms and one frame interval (500 ms), as upstream's ticker", after)
+	}
+}
