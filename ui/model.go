@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -23,8 +24,13 @@ type Model struct {
 	// resumedTail is where the transcript holds a resumed session's last
 	// rounds (entries [0]:[1]) until its whole record replaces them.
 	resumedTail [2]int
-	now         func() time.Time // the clock of the type-ahead guard (tests set it)
-	lastTyped   time.Time        // when a character was last typed into the input
+	// firstFrame is closed once the first frame is on the screen (Run's
+	// render hook); the rest of a resumed session loads after it. Nil in
+	// tests that drive Update directly: nothing waits.
+	firstFrame     chan struct{}
+	firstFrameOnce sync.Once
+	now            func() time.Time // the clock of the type-ahead guard (tests set it)
+	lastTyped      time.Time        // when a character was last typed into the input
 
 	tr      *transcript // the conversation, and the round that is streaming
 	plan    planPanel

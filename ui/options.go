@@ -50,6 +50,9 @@ type Options struct {
 
 	// Width and Height fix the size (tests); the terminal's size wins in Run.
 	Width, Height int
+	// Terminal, when set, is the colour profile found while the session
+	// was built (ProbeTerminal); nil lets Bubble Tea find it at start.
+	Terminal *TerminalProbe
 
 	// Workspace offers files after @ and reads the one chosen; nil
 	// turns @ completion off.

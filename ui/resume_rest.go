@@ -16,7 +16,15 @@ func (m *Model) loadResumedRest() tea.Cmd {
 	if load == nil || m.resumedTail[1] == 0 {
 		return nil
 	}
+	first, ctx := m.firstFrame, m.ctx
 	return func() tea.Msg {
+		if first != nil { // the whole record's load would slow the first frame down
+			select {
+			case <-first:
+			case <-ctx.Done():
+				return nil
+			}
+		}
 		d := load()
 		if d == nil {
 			return resumedRestMsg{}
@@ -36,4 +44,21 @@ func (m *Model) resumedRestLoaded(msg resumedRestMsg) {
 		return
 	}
 	m.tr.replaceRange(start, end, msg.entries)
+}
+
+// watchFirstFrame is Run's render hook, which tells the model when its
+// first frame is on the screen.
+func (m *Model) watchFirstFrame() tea.ProgramOption {
+	m.firstFrame = make(chan struct{})
+	return tea.WithRenderHook(m.frameDrawn)
+}
+
+// frameDrawn is called by Bubble Tea after each pass of its render loop:
+// the first closes firstFrame.
+func (m *Model) frameDrawn() {
+	m.firstFrameOnce.Do(func() {
+		if m.firstFrame != nil {
+			close(m.firstFrame)
+		}
+	})
 }

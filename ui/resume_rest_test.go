@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -136,5 +137,46 @@ func TestResumedStatusCountsEarlierUse(t *testing.T) {
 	send(m, SessionMsg{Session: other, ProviderLabel: "openai", Model: "gpt-test"})
 	if bar := plain(m); !strings.Contains(bar, "0 in · 0 out") || strings.Contains(bar, "$0.") {
 		t.Errorf("another session keeps the first one's figures:\n%s", bar)
+	}
+}
+
+// Under Run the rest loads only once the first frame is on the screen
+// (the render hook), so reading thousands of rounds does not compete with
+// drawing the first screen; a program that stops before it loads nothing.
+func TestResumedRestWaitsForFirstFrame(t *testing.T) {
+	for _, drawn := range []bool{true, false} {
+		t.Run(fmt.Sprintf("drawn=%v", drawn), func(t *testing.T) {
+			m, whole := longResumed(t, 25)
+			var loads atomic.Int32
+			m.opts.ResumedRest = func() *datalog.SessionDetail { loads.Add(1); return whole }
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			m.ctx, m.firstFrame = ctx, make(chan struct{})
+			cmd := m.loadResumedRest()
+			got := make(chan any, 1)
+			go func() { got <- cmd() }()
+			time.Sleep(50 * time.Millisecond)
+			if n := loads.Load(); n != 0 {
+				t.Fatalf("the rest was loaded %d times before the first frame was drawn", n)
+			}
+			if drawn {
+				m.frameDrawn()
+				m.frameDrawn() // every pass calls the hook
+			} else {
+				cancel()
+			}
+			select {
+			case msg := <-got:
+				rest, ok := msg.(resumedRestMsg)
+				if drawn && (!ok || len(rest.entries) == 0 || loads.Load() != 1) {
+					t.Fatalf("after the first frame the Cmd returned %#v with %d loads; want the whole transcript, loaded once", msg, loads.Load())
+				}
+				if !drawn && (msg != nil || loads.Load() != 0) {
+					t.Fatalf("a stopped program's Cmd returned %#v with %d loads; want nil, none", msg, loads.Load())
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the Cmd did not return")
+			}
+		})
 	}
 }

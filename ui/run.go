@@ -19,9 +19,16 @@ func Run(ctx context.Context, opts Options) error {
 	if os.Getenv("NO_COLOR") != "" {
 		opts.NoColor = true
 	}
+	if w, h, ok := terminalSize(); ok && opts.Width == 0 {
+		opts.Width, opts.Height = w, h // the first view is the whole screen
+	}
 	m := New(opts)
 	m.ctx = ctx
-	p := tea.NewProgram(m, programOptions(ctx)...)
+	popts := append(programOptions(ctx), m.watchFirstFrame())
+	if opts.Terminal != nil {
+		popts = append(popts, tea.WithColorProfile(opts.Terminal.Profile()))
+	}
+	p := tea.NewProgram(m, popts...)
 	_, err := p.Run()
 	if m.session != nil {
 		m.session.Cancel()
@@ -43,7 +50,8 @@ func Run(ctx context.Context, opts Options) error {
 //
 // The render loop's frame rate is Bubble Tea's default, 60 fps, a cap and
 // not a clock: keel's Bubble Tea (third_party/bubbletea) draws only when a
-// view changed, so an idle TUI does not wake at all.
+// view changed, so an idle TUI does not wake at all. Its first frame comes
+// as soon as the first view is ready, not one frame interval later.
 func programOptions(ctx context.Context) []tea.ProgramOption {
-	return []tea.ProgramOption{tea.WithContext(ctx)}
+	return []tea.ProgramOption{tea.WithContext(ctx), tea.WithFirstFrameAtOnce()}
 }
