@@ -113,6 +113,20 @@ func scanMessage(sc scanner, sid string) (Message, error) {
 	return m, nil
 }
 
+// RoundTaskSeq returns the task of session id's round seq; 0 when there
+// is no such round.
+func (db *DB) RoundTaskSeq(ctx context.Context, id string, seq int) (int, error) {
+	var task int
+	err := db.reader(ctx).QueryRowContext(ctx, `SELECT task_seq FROM rounds WHERE session_id = ? AND seq = ?`, id, seq).Scan(&task)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("load round %d of session %s: %w", seq, id, err)
+	}
+	return task, nil
+}
+
 // LatestPlan returns the session's last plan snapshot, or nil.
 func (db *DB) LatestPlan(ctx context.Context, id string) (*PlanSnapshot, error) {
 	p := PlanSnapshot{SessionID: id}

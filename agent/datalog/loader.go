@@ -49,9 +49,15 @@ func (l *loader) rounds(ctx context.Context) error {
 		})
 }
 
+// loadMessagesSQL reads the messages of rounds first..last through the
+// messages_round index, in its order: a few rounds of a long session do
+// not read every message of the session (ORDER BY seq alone made SQLite
+// scan them all by the primary key).
+const loadMessagesSQL = `SELECT round_seq, seq, round_seq, epoch, json FROM messages
+	WHERE session_id = ? AND round_seq BETWEEN ? AND ? ORDER BY round_seq, seq`
+
 func (l *loader) messages(ctx context.Context) error {
-	return l.query(ctx, `SELECT round_seq, seq, round_seq, epoch, json FROM messages
-		WHERE session_id = ? AND round_seq BETWEEN ? AND ? ORDER BY seq`,
+	return l.query(ctx, loadMessagesSQL,
 		func(rows *sql.Rows) (int, func(*RoundDetail), error) {
 			var round int
 			m := Message{SessionID: l.id}

@@ -337,3 +337,31 @@ func TestTaskFileChangesAndUndo(t *testing.T) {
 		t.Fatalf("after undo, changes = %+v; want task 1's", fcs)
 	}
 }
+
+func TestRoundTaskSeq(t *testing.T) {
+	db := openTest(t, Options{})
+	ctx := context.Background()
+	sid := startTest(t, db, Session{ProjectRoot: "/p"})
+	other := startTest(t, db, Session{ProjectRoot: "/p"})
+	for seq, task := range []int{1, 1, 2, 3} {
+		mustWrite(t, db, round(sid, seq+1, task))
+	}
+	mustWrite(t, db, round(other, 1, 7))
+	tests := []struct {
+		id        string
+		seq, want int
+	}{
+		{sid, 1, 1},
+		{sid, 3, 2},
+		{sid, 4, 3},
+		{sid, 5, 0}, // no such round
+		{other, 1, 7},
+		{"no-such-session", 1, 0},
+	}
+	for _, tt := range tests {
+		got, err := db.RoundTaskSeq(ctx, tt.id, tt.seq)
+		if err != nil || got != tt.want {
+			t.Errorf("RoundTaskSeq(%s, %d) = %d, %v; want %d", tt.id, tt.seq, got, err, tt.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package datalog
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,5 +146,31 @@ func TestEmptySessions(t *testing.T) {
 	}
 	if len(ids) != 2 || ids[0] != prompted || ids[1] != asked {
 		t.Errorf("after dropping: %v, want [%s %s]", ids, prompted, asked)
+	}
+}
+
+// Loading some rounds reads their messages through messages_round, not
+// every message of the session: SQLite's plan for the loader's query
+// searches that index by session and round range, with no sort.
+func TestLoadMessagesUsesRoundIndex(t *testing.T) {
+	db := openTest(t, Options{})
+	ctx := context.Background()
+	rows, err := db.read.QueryContext(ctx, "EXPLAIN QUERY PLAN "+loadMessagesSQL, "s", 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	got := strings.Join(plan, "; ")
+	if !strings.Contains(got, "USING INDEX messages_round (session_id=? AND round_seq>? AND round_seq<?)") || strings.Contains(got, "TEMP B-TREE") {
+		t.Errorf("the plan of the loader's messages query is %q; want a search of messages_round by session and round range, without a sort", got)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -67,6 +68,32 @@ func TestResumedTranscriptInTmux(t *testing.T) {
 			t.Errorf("%s differs from the live one:\nlive:\n%s\nresumed:\n%s", c.what, c.live, c.resumed)
 		}
 	}
+	quit(t, tm)
+}
+
+// TestResumedLongSessionInTmux resumes a session longer than the TUI's
+// first screen reads (resumeTailRounds): the last answer shows at once,
+// and the rounds before the tail, loaded after the first frame, are there
+// when the user goes to the top.
+func TestResumedLongSessionInTmux(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
+	const rounds = resumeTailRounds + 5
+	srv := llmtest.Start(t, llmtest.Script{Handler: func(_ llmtest.RecordedRequest, n int) llmtest.Round {
+		if n < rounds {
+			return llmtest.ToolRound(llmtest.Call{Name: "run_command", Args: fmt.Sprintf(`{"command":"echo step %d"}`, n)})
+		}
+		return llmtest.Round{Text: "All the steps ran.", FinishReason: "stop"}
+	}})
+	home, dir := t.TempDir(), project(t)
+	writeUserConfig(t, home, "max_turns = 0\nmax_tool_calls = 0\n")
+	if _, stderr, code := runKeelHome(t, home, srv, dir, "", "-p", "run the steps one by one"); code != 0 {
+		t.Fatalf("the headless run exited %d: %s", code, stderr)
+	}
+	tm := startTmux(t, tmuxEnv(home, srv), dir, "-c")
+	tm.waitFor("All the steps ran.")
+	tm.waitTitle(ui.TitleReady)
+	tm.keys("Home")
+	tm.waitFor("› run the steps one by one", "echo step 0")
 	quit(t, tm)
 }
 

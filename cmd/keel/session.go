@@ -25,6 +25,7 @@ type sessionSetup struct {
 	model     *modelChoice         // nil: the configured provider (the demo sets its own)
 	policy    *tools.PolicyOptions // nil: config rules plus --allow
 	notify    func(string)         // MCP servers' notices; nil: stderr
+	tail      *transcriptTail      // the TUI's: a resumed session's last rounds are read into it; nil: not wanted
 }
 
 // builtSession is a ready session and what must be closed after it.
@@ -190,7 +191,7 @@ func (a *app) attachDatalog(ctx context.Context, cfg *config.Config, setup sessi
 		return nil, nil
 	}
 	db := a.openDatalog(cfg, secrets)
-	if err := a.startOrResume(ctx, db, opts, rec); err != nil {
+	if err := a.startOrResume(ctx, db, opts, rec, setup.tail); err != nil {
 		if db != nil {
 			_ = db.Close()
 		}
@@ -199,15 +200,18 @@ func (a *app) attachDatalog(ctx context.Context, cfg *config.Config, setup sessi
 	return db, nil
 }
 
-// startOrResume attaches db to a resumed session (-c, --resume) or a new one.
-func (a *app) startOrResume(ctx context.Context, db *datalog.DB, opts *agent.Options, rec datalog.Session) error {
+// startOrResume attaches db to a resumed session (-c, --resume) or a new
+// one; a resumed session's last rounds are read into tail meanwhile.
+func (a *app) startOrResume(ctx context.Context, db *datalog.DB, opts *agent.Options, rec datalog.Session, tail *transcriptTail) error {
 	id, err := a.resumeTarget(ctx, db, rec.ProjectRoot)
 	if err != nil || db == nil {
 		return err
 	}
 	if id != "" {
+		tail.start(ctx, db, id)
 		r, err := loadResumed(ctx, db, id)
 		if err != nil {
+			tail.wait() // before the caller closes db
 			return usageError(fmt.Errorf("session %s cannot be resumed: %w", id, err))
 		}
 		opts.History, opts.Plan, opts.TaskSeq, opts.RoundSeq = r.history, r.plan, r.taskSeq, r.roundSeq

@@ -36,23 +36,27 @@ func (a *app) runTUI(cmd *cobra.Command, cfg *config.Config) error {
 }
 
 func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
+	term := ui.ProbeTerminal() // while the session is built
 	bridge := ui.NewBridge()
 	notices := make(chan string, 16) // MCP servers' notices, drained by the UI
-	b, err := a.buildSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge, confirmer: bridge, notify: chanNotifier(notices)})
+	tail := &transcriptTail{}
+	b, err := a.buildSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge, confirmer: bridge, notify: chanNotifier(notices), tail: tail})
 	if errors.Is(err, config.ErrNoAPIKey) {
 		db := welcomeDatalog(cfg)
 		if db != nil {
 			defer db.Close()
 		}
-		return ui.Run(ctx, ui.Options{Bridge: bridge, Mouse: cfg.UI.Mouse, DB: db, ConfigPath: config.UserConfigPath(nil)})
+		return ui.Run(ctx, ui.Options{Bridge: bridge, Mouse: cfg.UI.Mouse, DB: db, ConfigPath: config.UserConfigPath(nil), Terminal: term})
 	}
 	if err != nil {
 		return err
 	}
 	defer b.close(a.stderr)
 	opts := a.uiOptions(b, bridge)
-	opts.LateNotices = notices
-	opts.Resumed, opts.ResumedRest = resumedTranscript(ctx, b)
+	opts.LateNotices, opts.Terminal = notices, term
+	if d, rest := tail.wait(); len(b.session.History()) > 0 {
+		opts.Resumed, opts.ResumedRest = d, rest
+	}
 	if err := ui.Run(ctx, opts); err != nil {
 		return err
 	}

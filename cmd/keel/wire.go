@@ -143,8 +143,8 @@ func loadResumed(ctx context.Context, db *datalog.DB, id string) (resumed, error
 	if note := undoneNote(ctx, db, id, s.ProjectRoot); note != nil {
 		r.history = append(r.history, *note)
 	}
-	if last, err := db.LoadRounds(ctx, id, r.roundSeq, r.roundSeq); err == nil && len(last.Rounds) > 0 {
-		r.taskSeq = last.Rounds[0].Round.TaskSeq
+	if task, err := db.RoundTaskSeq(ctx, id, r.roundSeq); err == nil {
+		r.taskSeq = task
 	}
 	if snap, err := db.LatestPlan(ctx, id); err == nil && snap != nil {
 		r.plan = decodePlan(snap)
