@@ -1,7 +1,9 @@
 package main
 
 import (
+	"database/sql"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -95,6 +97,35 @@ func TestResumedLongSessionInTmux(t *testing.T) {
 	tm.keys("Home")
 	tm.waitFor("› run the steps one by one", "echo step 0")
 	quit(t, tm)
+}
+
+// A resumed session whose history cannot be read (a message's JSON is
+// broken in the datalog): keel -c refuses at start with exit 2 and the
+// reason, headless or not, instead of going on without the history.
+func TestResumeWithUnreadableHistory(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
+	srv := llmtest.Start(t, llmtest.Rounds(llmtest.Round{Text: "First answer.", FinishReason: "stop"}))
+	home, dir := t.TempDir(), project(t)
+	if _, stderr, code := runKeelHome(t, home, srv, dir, "", "-p", "the first prompt"); code != 0 {
+		t.Fatalf("the first run exited %d: %s", code, stderr)
+	}
+	conn, err := sql.Open("sqlite", filepath.Join(home, "data", "keel", "keel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(`UPDATE messages SET json = '{"role":' WHERE seq = 1`); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	for _, args := range [][]string{{"-p", "go on", "-c"}, {"-c"}} {
+		_, stderr, code := runKeelHome(t, home, srv, dir, "", args...)
+		if code != 2 || !strings.Contains(stderr, "cannot be resumed") || !strings.Contains(stderr, "keel without -c starts a new session") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("keel %q exited %d with %q; want 2, the reason and what to do, in one line", args, code, stderr)
+		}
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests reached the model; want only the first run's", n)
+	}
 }
 
 // zero is a duration of 0ms, not the end of 70ms.

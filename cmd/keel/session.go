@@ -212,7 +212,7 @@ func (a *app) startOrResume(ctx context.Context, db *datalog.DB, opts *agent.Opt
 		r, err := loadResumed(ctx, db, id)
 		if err != nil {
 			tail.wait() // before the caller closes db
-			return usageError(fmt.Errorf("session %s cannot be resumed: %w", id, err))
+			return usageError(fmt.Errorf("session %s cannot be resumed: %w; keel log show %s shows what it recorded, and keel without -c starts a new session", id, err, datalog.ShortID(id)))
 		}
 		opts.History, opts.Plan, opts.TaskSeq, opts.RoundSeq = r.history, r.plan, r.taskSeq, r.roundSeq
 		opts.SessionID = id
