@@ -7,13 +7,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/keel-dev/keel/internal/lazyre"
 )
 
 // Custom commands are Markdown files in the project's .keel/commands/ and
@@ -30,7 +31,7 @@ import (
 const maxCommandFile = 64 << 10
 
 // commandName is what a file name (without .md) must look like.
-var commandName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+var commandName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
 // customCommand is a prompt kept in a file and run as /name.
 type customCommand struct {
@@ -140,7 +141,7 @@ func readCommandDir(dir, label string, project bool) ([]customCommand, []string)
 
 // readCommandFile reads and checks one command file.
 func readCommandFile(open func(string) (*os.File, error), file, name, source string) (customCommand, error) {
-	if !commandName.MatchString(name) {
+	if !commandName().MatchString(name) {
 		return customCommand{}, errors.New("a name is letters, digits, - and _")
 	}
 	f, err := open(file)

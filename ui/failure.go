@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/keel-dev/keel/internal/lazyre"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -14,22 +15,22 @@ const maxFailureLines = 4
 // failurePatterns match the lines that say why a command failed: go
 // test's failures, compiler and t.Errorf lines ("x.go:7: ..."), panics,
 // Python's exceptions and unittest/pytest summaries, "error:" lines.
-var failurePatterns = []*regexp.Regexp{
-	regexp.MustCompile(`^\s*--- FAIL`),
-	regexp.MustCompile(`^FAIL\s+\S`), // FAIL<tab>package, not the bare FAIL
-	regexp.MustCompile(`^\s*[\w./\\-]+\.go:\d+(:\d+)?: `),
-	regexp.MustCompile(`^panic: `),
-	regexp.MustCompile(`^[A-Za-z_][\w.]*(Error|Exception|Interrupt|Exit)\b(:|$)`),
-	regexp.MustCompile(`^(FAIL|ERROR|FAILED)[: ]`),
-	regexp.MustCompile(`^E\s{2,}\S`),
-	regexp.MustCompile(`(?i)\b(error|fatal)\b:`),
+var failurePatterns = []func() *regexp.Regexp{
+	lazyre.New(`^\s*--- FAIL`),
+	lazyre.New(`^FAIL\s+\S`), // FAIL<tab>package, not the bare FAIL
+	lazyre.New(`^\s*[\w./\\-]+\.go:\d+(:\d+)?: `),
+	lazyre.New(`^panic: `),
+	lazyre.New(`^[A-Za-z_][\w.]*(Error|Exception|Interrupt|Exit)\b(:|$)`),
+	lazyre.New(`^(FAIL|ERROR|FAILED)[: ]`),
+	lazyre.New(`^E\s{2,}\S`),
+	lazyre.New(`(?i)\b(error|fatal)\b:`),
 }
 
 // traceFile is a frame line of a Python traceback.
-var traceFile = regexp.MustCompile(`^\s*File ".*", line \d+`)
+var traceFile = lazyre.New(`^\s*File ".*", line \d+`)
 
 // exitLine is the line run_command ends its output with.
-var exitLine = regexp.MustCompile(`^\[(exit code -?\d+, [0-9.]+s|timed out .*|cancelled .*)\]$`)
+var exitLine = lazyre.New(`^\[(exit code -?\d+, [0-9.]+s|timed out .*|cancelled .*)\]$`)
 
 // failurePreview is what a collapsed failed call shows: a command's lines
 // that explain the failure (its first line is often unrelated output);
@@ -47,7 +48,7 @@ func (t *toolCall) failurePreview() []string {
 // Python traceback's innermost frame; else the last lines.
 func failureLines(output string) []string {
 	lines := strings.Split(strings.TrimRight(output, "\n"), "\n")
-	if n := len(lines); n > 1 && exitLine.MatchString(strings.TrimSpace(lines[n-1])) {
+	if n := len(lines); n > 1 && exitLine().MatchString(strings.TrimSpace(lines[n-1])) {
 		lines = lines[:n-1] // run_command's own line, not the command's
 	}
 	frame := lastFrame(lines)
@@ -65,7 +66,7 @@ func failureLines(output string) []string {
 
 func explains(line string) bool {
 	for _, p := range failurePatterns {
-		if p.MatchString(line) {
+		if p().MatchString(line) {
 			return true
 		}
 	}
@@ -76,7 +77,7 @@ func explains(line string) bool {
 // exception was raised), -1 when there is none.
 func lastFrame(lines []string) int {
 	for i := len(lines) - 1; i >= 0; i-- {
-		if traceFile.MatchString(lines[i]) {
+		if traceFile().MatchString(lines[i]) {
 			return i
 		}
 	}

@@ -2,13 +2,13 @@ package ui
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/internal/lazyre"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -163,7 +163,7 @@ func loggedOutcome(tc *toolCall, row *datalog.ToolCall, out string, answered boo
 }
 
 // exitCodeRe is the last line run_command ends its output with.
-var exitCodeRe = regexp.MustCompile(`\[exit code (-?\d+), [0-9.]+s\]\s*$`)
+var exitCodeRe = lazyre.New(`\[exit code (-?\d+), [0-9.]+s\]\s*$`)
 
 // exitCodeOf reads a command's exit code back from its output (the
 // datalog keeps the output, not the code).
@@ -171,7 +171,7 @@ func exitCodeOf(tool, output string) *int {
 	if tool != tools.NameRunCommand {
 		return nil
 	}
-	m := exitCodeRe.FindStringSubmatch(output)
+	m := exitCodeRe().FindStringSubmatch(output)
 	if m == nil {
 		return nil
 	}

@@ -3,9 +3,10 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/keel-dev/keel/internal/lazyre"
 )
 
 // A prompt is stored as it was sent: the !command outputs before it
@@ -25,7 +26,7 @@ const (
 )
 
 // outputHeader is a !command output element's attributes.
-var outputHeader = regexp.MustCompile(`^command=("(?:[^"\\]|\\.)*") exit_code=("(?:[^"\\]|\\.)*")>\n`)
+var outputHeader = lazyre.New(`^command=("(?:[^"\\]|\\.)*") exit_code=("(?:[^"\\]|\\.)*")>\n`)
 
 // addLoggedPrompt shows a stored prompt as it was shown when it was sent.
 func (t *transcript) addLoggedPrompt(sent string) {
@@ -58,7 +59,7 @@ func cutShellOutput(sent string) (string, []shellOutput) {
 	}
 	var outs []shellOutput
 	for strings.HasPrefix(rest, outputOpen) {
-		m := outputHeader.FindStringSubmatch(rest[len(outputOpen):])
+		m := outputHeader().FindStringSubmatch(rest[len(outputOpen):])
 		if m == nil {
 			return sent, nil
 		}

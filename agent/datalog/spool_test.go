@@ -332,7 +332,7 @@ func reframe(t *testing.T, frame []byte, change func(payload []byte)) []byte {
 	out := bytes.Clone(frame)
 	payload := out[frameHeader:]
 	change(payload)
-	binary.LittleEndian.PutUint32(out[4:8], crc32.Checksum(payload, castagnoli))
+	binary.LittleEndian.PutUint32(out[4:8], crc32.Checksum(payload, castagnoli()))
 	return out
 }
 

@@ -3,9 +3,10 @@ package datalog
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/keel-dev/keel/internal/lazyre"
 )
 
 // ErrSecretNotStored is wrapped by TaskFileChanges' error when undo would
@@ -89,7 +90,7 @@ func unrestorable(changes []FileChange, first map[string]int) error {
 		seen[c.Path] = true
 		e.Paths = append(e.Paths, c.Path)
 		for _, src := range [][]byte{[]byte(c.Path), c.Before, c.Splices} {
-			for _, m := range markRe.FindAllSubmatch(src, -1) {
+			for _, m := range markRe().FindAllSubmatch(src, -1) {
 				names[string(m[1])] = true
 			}
 		}
@@ -105,4 +106,4 @@ func unrestorable(changes []FileChange, first map[string]int) error {
 }
 
 // markRe finds the redaction marks redactor writes (see markName).
-var markRe = regexp.MustCompile(`\[REDACTED:([A-Za-z0-9_.\-]+)\]`)
+var markRe = lazyre.New(`\[REDACTED:([A-Za-z0-9_.\-]+)\]`)
