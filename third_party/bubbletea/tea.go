@@ -553,6 +553,18 @@ type Program struct {
 	// (keel patch; see WithFirstFrameAtOnce).
 	firstFrameAtOnce bool
 
+	// startSize, with firstFrameAtOnce, is the size Run gave the renderer
+	// and sends the model at start: handled after the first frame, that
+	// message would resize the renderer to the same size, which erases the
+	// screen and draws it all again (keel patch). Used only by Run's
+	// goroutine.
+	startSize *WindowSizeMsg
+
+	// renderLoopRunning says a render loop waits on rendererDone (keel
+	// patch: Run starts the loop after Init and the first View, so a panic
+	// in either reaches stopRenderer before there is a loop to stop).
+	renderLoopRunning atomic.Bool
+
 	// once is used to stop the renderer.
 	once sync.Once
 
@@ -867,7 +879,10 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 				continue
 
 			case WindowSizeMsg:
-				p.renderer.resize(msg.Width, msg.Height)
+				if start := p.startSize; start == nil || *start != msg {
+					p.renderer.resize(msg.Width, msg.Height)
+				}
+				p.startSize = nil
 
 			case windowSizeMsg:
 				go p.checkResize()
@@ -1122,6 +1137,9 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 	// Send the initial size to the program.
 	go p.Send(resizeMsg)
 	p.renderer.resize(resizeMsg.Width, resizeMsg.Height)
+	if p.firstFrameAtOnce {
+		p.startSize = &resizeMsg
+	}
 
 	// Send the environment variables used by the program.
 	go p.Send(EnvMsg(p.environ))
@@ -1457,6 +1475,7 @@ func (p *Program) startRenderer() {
 	// Start the renderer.
 	p.renderer.start()
 	p.wakeRenderer() // the first frame (or the repaint after a restart)
+	p.renderLoopRunning.Store(true)
 	go p.renderLoop(framerate)
 }
 
@@ -1499,7 +1518,9 @@ func (p *Program) renderLoop(framerate time.Duration) {
 func (p *Program) stopRenderer(kill bool) {
 	// Stop the renderer before acquiring the mutex to avoid a deadlock.
 	p.once.Do(func() {
-		p.rendererDone <- struct{}{}
+		if p.renderLoopRunning.Swap(false) { // keel patch: no loop, nobody to receive
+			p.rendererDone <- struct{}{}
+		}
 	})
 
 	if !kill {

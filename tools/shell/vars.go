@@ -4,8 +4,6 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/keel-dev/keel/internal/lazyre"
 )
 
 // safeEnvNames are variables a program may be given (VAR=x cmd, export
@@ -31,14 +29,26 @@ var bashSettings = map[string]bool{"PATH": true, "IFS": true, "BASH_ENV": true, 
 	"PROMPT_COMMAND": true, "SHELLOPTS": true, "BASHOPTS": true, "CDPATH": true, "GLOBIGNORE": true, "HOME": true,
 	"FUNCNEST": true, "BASH_XTRACEFD": true, "EXECIGNORE": true, "BASH_COMPAT": true, "POSIXLY_CORRECT": true}
 
-var lowerName = lazyre.New(`^[a-z_][a-z0-9_]*$`)
+// lowerName reports whether name matches ^[a-z_][a-z0-9_]*$, without a
+// regexp compiled at every keel start.
+func lowerName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z', c == '_':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return name != ""
+}
 
 // safeShellVar reports a variable a script may set for itself (x=1 with
 // no command): a lower-case name is no setting of bash's or of the
 // programs it runs (npm_config_* and *_proxy excepted), and an upper-case
 // one must be a safe environment name, since it may already be exported.
 func safeShellVar(name string) bool {
-	if lowerName().MatchString(name) {
+	if lowerName(name) {
 		return !strings.HasPrefix(name, "npm_config_") && !strings.HasSuffix(name, "_proxy")
 	}
 	return safeEnvNames[name]

@@ -7,7 +7,9 @@ package tea
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -195,5 +197,75 @@ func TestKeelFirstFrameAtOnce(t *testing.T) {
 	}
 	if after, _ := firstPass(t); after < 550*time.Millisecond {
 		t.Errorf("without the option the first pass came %v after Run; want Init's 100 ms and one frame interval (500 ms), as upstream's ticker", after)
+	}
+}
+
+// panicModel panics in Init or in View, before the render loop starts.
+type panicModel struct{ in string }
+
+func (m panicModel) Init() Cmd {
+	if m.in == "Init" {
+		panic("a panic in Init")
+	}
+	return nil
+}
+func (m panicModel) Update(Msg) (Model, Cmd) { return m, nil }
+func (m panicModel) View() View {
+	if m.in == "View" {
+		panic("a panic in View")
+	}
+	return NewView("never drawn")
+}
+
+// Run starts the render loop after Init and the first View: a panic in
+// either is recovered and returned as before, with no loop to stop.
+func TestKeelPanicBeforeTheRenderLoop(t *testing.T) {
+	for _, in := range []string{"Init", "View"} {
+		t.Run(in, func(t *testing.T) {
+			p := NewProgram(panicModel{in}, WithInput(nil), WithOutput(&safeBuffer{}), WithWindowSize(40, 5), WithFirstFrameAtOnce())
+			done := make(chan error, 1)
+			go func() { _, err := p.Run(); done <- err }()
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrProgramPanic) {
+					t.Fatalf("Run returned %v; want ErrProgramPanic", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("Run did not return after a panic in %s", in)
+			}
+		})
+	}
+}
+
+// With the first frame at once, the size message Run sends at start can
+// be handled after that frame; it must not erase the screen and draw it
+// all again. A filter holds the message until the first pass, the order a
+// busy scheduler may choose.
+func TestKeelFirstFrameDrawnOnce(t *testing.T) {
+	out := &safeBuffer{}
+	drawn := make(chan struct{})
+	var once sync.Once
+	p := NewProgram(&countModel{}, WithInput(nil), WithOutput(out), WithWindowSize(40, 5), WithFirstFrameAtOnce(),
+		WithRenderHook(func() { once.Do(func() { close(drawn) }) }),
+		WithFilter(func(_ Model, msg Msg) Msg {
+			if _, ok := msg.(WindowSizeMsg); ok {
+				<-drawn
+			}
+			return msg
+		}))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := p.Run(); err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+	<-drawn
+	time.Sleep(100 * time.Millisecond) // the size message handled, any frame it asks for drawn
+	got := strings.Count(out.String(), "ticks: 0")
+	p.Quit()
+	<-done
+	if got != 1 {
+		t.Fatalf("the first view was drawn %d times; want once:\n%q", got, out.String())
 	}
 }
