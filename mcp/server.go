@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // State is where a server is in its life.
@@ -132,20 +130,9 @@ func (s *server) lost(l *link) string {
 	return why
 }
 
-// lostSession is lost for the connection whose session is sess.
-func (s *server) lostSession(sess *sdk.ClientSession) string {
-	s.mu.Lock()
-	l := s.link
-	s.mu.Unlock()
-	if l == nil || l.sess != sess {
-		return s.lastError()
-	}
-	return s.lost(l)
-}
-
 // ready starts the server if needed and waits for it (or ctx): the
-// session to call, or why there is none.
-func (s *server) ready(ctx context.Context) (*sdk.ClientSession, error) {
+// connection to call, or why there is none.
+func (s *server) ready(ctx context.Context) (*link, error) {
 	select {
 	case <-s.start():
 	case <-ctx.Done():
@@ -154,7 +141,7 @@ func (s *server) ready(ctx context.Context) (*sdk.ClientSession, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.state == StateReady {
-		return s.link.sess, nil
+		return s.link, nil
 	}
 	if s.err != nil {
 		return nil, s.err

@@ -120,7 +120,7 @@ func (t *tool) Run(ctx context.Context, args json.RawMessage) (tools.Result, err
 // because its session is gone (the server is marked stopped first).
 func (t *tool) call(ctx context.Context, args json.RawMessage) (res tools.Result, retry bool) {
 	name := t.srv.cfg.Name
-	sess, err := t.srv.ready(ctx)
+	l, err := t.srv.ready(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.ErrResult("cancelled while the MCP server %q was starting", name), false
@@ -133,7 +133,7 @@ func (t *tool) call(ctx context.Context, args json.RawMessage) (res tools.Result
 	}
 	cctx, cancel := within(ctx, t.srv.cfg.CallTimeout)
 	defer cancel()
-	out, err := sess.CallTool(cctx, &sdk.CallToolParams{Name: orig, Arguments: args})
+	out, err := l.sess.CallTool(cctx, &sdk.CallToolParams{Name: orig, Arguments: args})
 	switch {
 	case ctx.Err() != nil:
 		return tools.ErrResult("cancelled: keel stopped waiting for %s and told the server", t.name), false
@@ -141,10 +141,10 @@ func (t *tool) call(ctx context.Context, args json.RawMessage) (res tools.Result
 		return tools.ErrResult("%s did not answer within %s: keel stopped waiting and told the server to cancel the call (call_timeout in [mcp.servers.%s] sets the limit)",
 			t.name, t.srv.cfg.CallTimeout, name), false
 	case errors.Is(err, sdk.ErrSessionMissing):
-		why := t.srv.lostSession(sess)
+		why := t.srv.lost(l) // the watcher may be handling it too: both get how it ended
 		return tools.ErrResult("the MCP server %q lost its session (%s) and did not run the call", name, why), true
 	case connectionLost(err):
-		why := t.srv.lostSession(sess)
+		why := t.srv.lost(l)
 		return tools.ErrResult("the MCP server %q stopped during the call (%s); keel starts it again when one of its tools is called", name, why), false
 	case err != nil:
 		return tools.ErrResult("%s failed: %v", t.name, err), false
