@@ -46,6 +46,8 @@ func (r *renderer) card(e *entry, width int) []string {
 	case in.Reply != "":
 		body = append(body, r.st.Bold.Render("answer:"))
 		body = append(body, r.abridge(wrapStyled(r.st.Status, in.Reply, inner), e.expanded)...)
+	case in.Action == "inject" && e.settled:
+		body = append(body, r.st.Dim.Render("no answer: the model did not write one before the task ended"))
 	case in.Action == "inject":
 		body = append(body, r.st.Dim.Render("waiting for the model's answer…"))
 	}

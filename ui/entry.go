@@ -57,6 +57,7 @@ type entry struct {
 	expanded  bool
 	tool      *toolCall
 	card      *agent.Intervention
+	settled   bool // a card whose task has ended: an answer it lacks will not come
 
 	version int
 	cache   renderCache

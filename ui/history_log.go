@@ -213,7 +213,7 @@ func (b *logReplay) cards(rd *datalog.RoundDetail, last bool) {
 		default:
 			in.Action = "ask"
 		}
-		b.t.add(&entry{kind: kindCard, card: &in})
+		b.t.add(&entry{kind: kindCard, card: &in, settled: true}) // its task has ended
 	}
 }
 

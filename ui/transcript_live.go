@@ -75,6 +75,11 @@ func (t *transcript) finishEntry(e *entry) {
 func (t *transcript) endTask() {
 	t.endStream()
 	clear(t.live.tools)
+	for _, e := range t.live.cards {
+		e.settled = true
+		t.changed(e)
+	}
+	clear(t.live.cards) // a checkpoint's answer comes within its task or not at all
 }
 
 // resetLive forgets the round (the session was replaced).
