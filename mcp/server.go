@@ -165,16 +165,3 @@ func (s *server) close() {
 		l.end()
 	}
 }
-
-func (s *server) lastError() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return errString(s.err)
-}
-
-func errString(err error) string {
-	if err == nil {
-		return "no error"
-	}
-	return err.Error()
-}
