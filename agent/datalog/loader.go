@@ -53,21 +53,20 @@ func (l *loader) rounds(ctx context.Context) error {
 // messages_round index, in its order: a few rounds of a long session do
 // not read every message of the session (ORDER BY seq alone made SQLite
 // scan them all by the primary key).
-const loadMessagesSQL = `SELECT round_seq, seq, round_seq, epoch, json FROM messages
+const loadMessagesSQL = `SELECT round_seq, seq, epoch, json FROM messages
 	WHERE session_id = ? AND round_seq BETWEEN ? AND ? ORDER BY round_seq, seq`
 
 func (l *loader) messages(ctx context.Context) error {
 	return l.query(ctx, loadMessagesSQL,
 		func(rows *sql.Rows) (int, func(*RoundDetail), error) {
-			var round int
 			m := Message{SessionID: l.id}
 			var js string
-			if err := rows.Scan(&round, &m.Seq, &m.Round, &m.Epoch, &js); err != nil {
+			if err := rows.Scan(&m.Round, &m.Seq, &m.Epoch, &js); err != nil {
 				return 0, nil, err
 			}
 			m.JSON = json.RawMessage(js)
 			err := llm.DecodeMessage(m.JSON, &m.Msg)
-			return round, func(rd *RoundDetail) { rd.Messages = append(rd.Messages, m) }, err
+			return m.Round, func(rd *RoundDetail) { rd.Messages = append(rd.Messages, m) }, err
 		})
 }
 
