@@ -66,6 +66,8 @@ func TestDecideCommand(t *testing.T) {
 		{"git -C src -C ../.. log", "AAY", "reads outside the workspace"},
 		{"go list -C /etc ./...", "AAY", "reads outside the workspace: /etc"},
 		{"go list -f '{{.Doc}}' ../...", "AAY", "reads outside the workspace"},
+		{"go list -f '{{.Doc}}' ~/notes", "AAY", "reads outside the workspace"}, // bash makes ~ $HOME
+		{"go list -json ~", "AAY", "reads outside the workspace"},
 		{"go version -m /usr/bin/env", "AAY", "reads outside the workspace: /usr/bin/env"},
 		{"go list -modfile=/etc/go.mod -overlay /etc/o.json ./...", "AAY", "reads outside the workspace"},
 		{"go list ./... && go list -m all && go list fmt net/http && go list -C src . && go version -m ./a.go", "YYY", ""},

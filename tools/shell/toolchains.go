@@ -10,11 +10,13 @@ var goExec = map[string]bool{"exec": true, "toolexec": true, "vettool": true, "o
 var goReads = map[string]bool{"C": true, "modfile": true, "overlay": true, "pgo": true}
 
 // goPathOperand returns the directory or file an operand of the go
-// command names when it is a path (/x, ./x, ../x, x/... under them)
-// rather than an import path, whose packages come from the module cache
-// or GOROOT.
+// command names when it is a path (/x, ./x, ../x, ~/x, which bash turns
+// into $HOME/x, and x/... under them) rather than an import path, whose
+// packages come from the module cache or GOROOT.
 func goPathOperand(v string) (string, bool) {
-	if !strings.HasPrefix(v, "/") && v != "." && v != ".." && !strings.HasPrefix(v, "./") && !strings.HasPrefix(v, "../") {
+	local := v == "." || v == ".." || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../")
+	home := v == "~" || strings.HasPrefix(v, "~/")
+	if !local && !home && !strings.HasPrefix(v, "/") {
 		return "", false
 	}
 	v = strings.TrimSuffix(v, "/...")
