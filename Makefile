@@ -34,7 +34,7 @@ lint: ## go vet, gofmt (must be empty), deadcode (must be empty), staticcheck wh
 bench: ## run the Go benchmarks (budgets: docs/BENCHMARKS.md)
 	$(MAKE) --no-print-directory build
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/keelbench ./cmd/keelbench
-	@echo "go test: the benchmarks named in bench/budgets.json"
+	@echo "go test: the benchmarks named in cmd/keelbench/budgets.json"
 	@CGO_ENABLED=0 $(GO) test -trimpath -run '^$$' -benchmem -count 1 $$(bin/keelbench -gotest-args) > bin/gobench.txt 2>&1 || { cat bin/gobench.txt; exit 1; }
 	bin/keelbench -suite -keel $(BIN) -gobench bin/gobench.txt
 

@@ -12,7 +12,6 @@ import (
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/agent/llmtest"
 	"github.com/keel-dev/keel/config"
-	"github.com/keel-dev/keel/policy"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -57,7 +56,7 @@ func newSession(t *testing.T, script llmtest.Script, mutate func(*Options)) (*Se
 	t.Helper()
 	srv := llmtest.Start(t, script)
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "test-key", APIKeyEnv: "FAKE_API_KEY", Model: "fake-model", IdleTimeout: 5 * time.Second})
-	pol := policy.Defaults(true)
+	pol := config.DefaultDisciplinePolicy(true)
 	pol.ReflectionCadence = 0
 	pol.Headless = true
 	cfg := config.Defaults() // config owns the defaults; the tests take them
@@ -134,7 +133,7 @@ func call(id, name, args string) llmtest.Call { return llmtest.Call{ID: id, Name
 // benchSession is newSession without a *testing.T, for benchmarks.
 func benchSession(srv *llmtest.Server) *Session {
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "k", Model: "m"})
-	pol := policy.Defaults(true)
+	pol := config.DefaultDisciplinePolicy(true)
 	pol.Headless = true
 	return New(Options{
 		Provider:   &RetryingProvider{Clients: []*llm.Client{client}},

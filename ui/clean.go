@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/keel-dev/keel/agent"
-	"github.com/keel-dev/keel/termtext"
+	"github.com/keel-dev/keel/internal/termtext"
 )
 
 // The model's answers and arguments, tool output, file content and plans

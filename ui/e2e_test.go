@@ -12,7 +12,7 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/agent/llmtest"
-	"github.com/keel-dev/keel/policy"
+	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -48,7 +48,7 @@ func TestRealSessionThroughTheUI(t *testing.T) {
 	))
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "k", APIKeyEnv: "FAKE_KEY", Model: "fake-model", IdleTimeout: 5 * time.Second})
 	bridge := NewBridge()
-	pol := policy.Defaults(true)
+	pol := config.DefaultDisciplinePolicy(true)
 	pol.ReflectionCadence = 0
 	s := agent.New(agent.Options{
 		Provider:     &agent.RetryingProvider{Clients: []*llm.Client{client}},

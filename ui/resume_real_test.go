@@ -9,7 +9,7 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/agent/llmtest"
-	"github.com/keel-dev/keel/policy"
+	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -30,7 +30,7 @@ func TestResumedAfterCompactAndResume(t *testing.T) {
 	db, sid := testDatalog(t, t.TempDir())
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "k", APIKeyEnv: "FAKE_KEY", Model: "fake-model", IdleTimeout: 5 * time.Second})
 	session := func(hist []llm.Message, rewrite bool, taskSeq, roundSeq int) *agent.Session {
-		pol := policy.Defaults(true)
+		pol := config.DefaultDisciplinePolicy(true)
 		pol.ReflectionCadence = 0
 		s := agent.New(agent.Options{Provider: &agent.RetryingProvider{Clients: []*llm.Client{client}},
 			ProviderName: "fake", Model: "fake-model", Tools: []tools.Tool{echoTool{}}, Discipline: pol, SystemPrompt: "test",

@@ -19,7 +19,7 @@ import (
 // datalog written before recall (schema 5): migration 0006 and the
 // backfill of its index. Each session has two tasks over six rounds: 14
 // messages (tool results of about 1 KB), 8 tool calls and a plan. Not in
-// bench/budgets.json: it runs once per datalog, at an upgrade.
+// cmd/keelbench/budgets.json: it runs once per datalog, at an upgrade.
 //
 //	go test -run '^$' -bench RecallBackfill10k -benchtime 1x ./agent/datalog
 func BenchmarkRecallBackfill10k(b *testing.B) {

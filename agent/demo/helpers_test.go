@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/keel-dev/keel/agent"
-	"github.com/keel-dev/keel/policy"
+	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -34,7 +34,7 @@ func newHarness(t *testing.T, cadence int, mutate func(*agent.Options, *tools.Wo
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol := policy.Defaults(true)
+	pol := config.DefaultDisciplinePolicy(true)
 	pol.ReflectionCadence = cadence
 	opts := agent.Options{
 		Provider: &Provider{}, ProviderName: Name, Model: Model, ContextWindow: ContextWindow,

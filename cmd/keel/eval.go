@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/keel-dev/keel/eval"
-	"github.com/keel-dev/keel/termtext"
+	"github.com/keel-dev/keel/cmd/keel/eval"
+	"github.com/keel-dev/keel/internal/termtext"
 )
 
 // evalFlags are keel eval's own flags.

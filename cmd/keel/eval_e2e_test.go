@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/keel-dev/keel/agent/llmtest"
-	"github.com/keel-dev/keel/eval/evaltest"
+	"github.com/keel-dev/keel/cmd/keel/eval/evaltest"
 )
 
 // evalReport is the part of keel eval --json the tests read.

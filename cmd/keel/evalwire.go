@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/cmd/keel/eval"
 	"github.com/keel-dev/keel/config"
-	"github.com/keel-dev/keel/eval"
 	"github.com/keel-dev/keel/tools"
 )
 

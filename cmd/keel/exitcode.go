@@ -7,7 +7,7 @@ import (
 
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/cmd/keel/keellog"
-	"github.com/keel-dev/keel/termtext"
+	"github.com/keel-dev/keel/internal/termtext"
 )
 
 // Exit codes, documented in `keel --help` and the README.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/cmd/keel/keellog"
-	"github.com/keel-dev/keel/termtext"
+	"github.com/keel-dev/keel/internal/termtext"
 	"github.com/keel-dev/keel/tools"
 )
 

@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/keel-dev/keel/config"
-	"github.com/keel-dev/keel/mcp"
-	"github.com/keel-dev/keel/termtext"
+	"github.com/keel-dev/keel/internal/termtext"
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/tools/mcp"
 	"github.com/keel-dev/keel/tools/sandbox"
 )
 

@@ -5,8 +5,8 @@ import (
 	"os"
 
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/agent/recall"
 	"github.com/keel-dev/keel/config"
-	"github.com/keel-dev/keel/recall"
 	"github.com/keel-dev/keel/tools"
 )
 

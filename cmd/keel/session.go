@@ -12,8 +12,8 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/config"
-	"github.com/keel-dev/keel/mcp"
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/tools/mcp"
 )
 
 // sessionSetup is what building a session needs besides the configuration.

@@ -11,8 +11,7 @@ import (
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/discipline"
-	"github.com/keel-dev/keel/mcp"
-	"github.com/keel-dev/keel/policy"
+	"github.com/keel-dev/keel/tools/mcp"
 )
 
 // providerClients builds the active provider's client and its fallbacks.
@@ -89,7 +88,7 @@ func openDatalogFile(cfg *config.Config, secrets []string) (*datalog.DB, error) 
 
 // disciplinePolicy maps the configuration onto discipline's thresholds.
 func disciplinePolicy(cfg *config.Config, headless bool) discipline.Policy {
-	return policy.Discipline(cfg, headless)
+	return config.DisciplinePolicy(cfg, headless)
 }
 
 // resumeTarget is the session to continue (-c or --resume), or "".

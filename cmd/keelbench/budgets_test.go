@@ -9,7 +9,7 @@ import (
 )
 
 func TestRepoBudgetsFileLoads(t *testing.T) {
-	b, err := LoadBudgets(filepath.Join("..", "..", "bench", "budgets.json"))
+	b, err := LoadBudgets("budgets.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -56,12 +55,12 @@ func TestExecArgsAndChecks(t *testing.T) {
 			t.Errorf("check(%+v) = %v, want an error mentioning %q", c.f, err, c.want)
 		}
 	}
-	repo, err := LoadBudgets(filepath.Join("..", "..", "bench", "budgets.json"))
+	repo, err := LoadBudgets("budgets.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.ContainsFunc(repo.ExecArgs(), func(a []string) bool { return slices.Equal(a, []string{"--version"}) }) {
-		t.Errorf("bench/budgets.json has no keel --version figure: %q", repo.ExecArgs())
+		t.Errorf("cmd/keelbench/budgets.json has no keel --version figure: %q", repo.ExecArgs())
 	}
 }
 

@@ -49,7 +49,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.firstPaint, "first-paint", false, "measure the TUI's first paint of a resumed 5,000-message session, and of a new one (needs tmux)")
 	fs.BoolVar(&o.suite, "suite", false, "measure every figure in -budgets and print the table")
 	fs.StringVar(&o.gobench, "gobench", "", "with -suite: a file of `go test -bench` output (\"-\" for stdin)")
-	fs.StringVar(&o.budgets, "budgets", "bench/budgets.json", "the budgets file")
+	fs.StringVar(&o.budgets, "budgets", "cmd/keelbench/budgets.json", "the budgets file")
 	fs.BoolVar(&o.gotestArgs, "gotest-args", false, "print the -bench regexp and packages of the budgeted Go benchmarks")
 	fs.BoolVar(&o.strict, "strict", false, "with -suite: exit 1 when a budget is missed")
 	fs.BoolVar(&o.freshDatalog, "fresh-datalog", false, "start each run on a new datalog, as keel's first run on a machine (it creates the schema), instead of one an earlier run left")

@@ -6,7 +6,7 @@
 // datalog size. With -suite it also reads `go test -bench` output, the
 // binary size, the TUI's idle CPU and wake-ups and the wall time of short
 // command lines (keel --version, the sandbox helper), checks every figure against
-// bench/budgets.json and prints one table.
+// cmd/keelbench/budgets.json and prints one table.
 //
 // Usage:
 //

@@ -6,7 +6,7 @@ type metric struct {
 	val  *float64
 }
 
-// metrics lists r's figures by the names bench/budgets.json uses.
+// metrics lists r's figures by the names cmd/keelbench/budgets.json uses.
 func (r *Result) metrics() []metric {
 	return []metric{
 		{"start_ms", &r.StartMs},

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/keel-dev/keel/termtext"
+	"github.com/keel-dev/keel/internal/termtext"
 )
 
 // Output formats of headless mode.

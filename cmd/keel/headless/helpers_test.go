@@ -9,7 +9,7 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/agent/llmtest"
-	"github.com/keel-dev/keel/policy"
+	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -36,7 +36,7 @@ func newSession(t *testing.T, script llmtest.Script, mutate func(*agent.Options)
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "test-key", Model: "fake-model", IdleTimeout: 5 * time.Second})
 	opts := agent.Options{
 		Provider:     &agent.RetryingProvider{Clients: []*llm.Client{client}},
-		ProviderName: "fake", Model: "fake-model", Discipline: policy.Defaults(true), SystemPrompt: "you are a test",
+		ProviderName: "fake", Model: "fake-model", Discipline: config.DefaultDisciplinePolicy(true), SystemPrompt: "you are a test",
 	}
 	if mutate != nil {
 		mutate(&opts)

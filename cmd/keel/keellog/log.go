@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/keel-dev/keel/termtext"
+	"github.com/keel-dev/keel/internal/termtext"
 )
 
 // NewLogCommand builds `keel log` and its subcommands. open opens the

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/keel-dev/keel/agent/datalog"
-	"github.com/keel-dev/keel/termtext"
+	"github.com/keel-dev/keel/internal/termtext"
 )
 
 // searchFlags are keel log search's options.

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/keel-dev/keel/eval"
-	"github.com/keel-dev/keel/eval/evaltest"
+	"github.com/keel-dev/keel/cmd/keel/eval"
+	"github.com/keel-dev/keel/cmd/keel/eval/evaltest"
 )
 
 // fastTasks need no Go toolchain, so the A/B tests can repeat them.

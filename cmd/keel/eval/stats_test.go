@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/keel-dev/keel/eval"
+	"github.com/keel-dev/keel/cmd/keel/eval"
 )
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }

@@ -3,7 +3,7 @@ package eval_test
 import (
 	"testing"
 
-	"github.com/keel-dev/keel/eval"
+	"github.com/keel-dev/keel/cmd/keel/eval"
 )
 
 func read(path, out string) eval.Call {

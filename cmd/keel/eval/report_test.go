@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/keel-dev/keel/eval"
+	"github.com/keel-dev/keel/cmd/keel/eval"
 )
 
 // runsOf makes n pairs of runs on task "t": A and B solve as told and

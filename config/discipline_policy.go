@@ -1,19 +1,15 @@
-// Package policy maps keel's configuration onto the policies of the
-// packages that take plain values (discipline), in one place: cmd/keel,
-// keel eval and tests build the shipped policy through it instead of
-// restating thresholds.
-package policy
+package config
 
 import (
 	"slices"
 
-	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/discipline"
 )
 
-// Discipline is discipline's policy for cfg. Headless sessions have
-// nobody to ask, so questions become halts.
-func Discipline(cfg *config.Config, headless bool) discipline.Policy {
+// DisciplinePolicy is discipline's policy for cfg: the one place the
+// shipped thresholds and lists become discipline's, for keel, keel eval and
+// tests. Headless sessions have nobody to ask, so questions become halts.
+func DisciplinePolicy(cfg *Config, headless bool) discipline.Policy {
 	d := cfg.Discipline
 	return discipline.Policy{
 		ReflectionCadence: cfg.ReflectionCadence,
@@ -28,7 +24,8 @@ func Discipline(cfg *config.Config, headless bool) discipline.Policy {
 	}
 }
 
-// Defaults is discipline's policy with keel's shipped configuration.
-func Defaults(headless bool) discipline.Policy {
-	return Discipline(config.Defaults(), headless)
+// DefaultDisciplinePolicy is discipline's policy with keel's shipped
+// configuration.
+func DefaultDisciplinePolicy(headless bool) discipline.Policy {
+	return DisciplinePolicy(Defaults(), headless)
 }

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/keel-dev/keel/cmd/keel/eval"
 	"github.com/keel-dev/keel/config"
-	"github.com/keel-dev/keel/eval"
 )
 
 func TestParseSettingsErrors(t *testing.T) {

@@ -9,11 +9,10 @@ import (
 	"time"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/cmd/keel/eval"
+	"github.com/keel-dev/keel/cmd/keel/eval/evaltest"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/discipline"
-	"github.com/keel-dev/keel/eval"
-	"github.com/keel-dev/keel/eval/evaltest"
-	"github.com/keel-dev/keel/policy"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -46,7 +45,9 @@ func builder(m *evaltest.Model) eval.Builder {
 }
 
 // disciplinePolicy is keel's mapping of config onto discipline (headless).
-func disciplinePolicy(cfg *config.Config) discipline.Policy { return policy.Discipline(cfg, true) }
+func disciplinePolicy(cfg *config.Config) discipline.Policy {
+	return config.DisciplinePolicy(cfg, true)
+}
 
 // suite loads the bundled suite, selecting names (none: all).
 func suite(t *testing.T, names ...string) []*eval.Task {

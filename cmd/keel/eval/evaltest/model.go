@@ -5,7 +5,7 @@ import (
 	"hash/fnv"
 
 	"github.com/keel-dev/keel/agent/llm"
-	"github.com/keel-dev/keel/eval"
+	"github.com/keel-dev/keel/cmd/keel/eval"
 )
 
 // Kind names a scripted model's way of drifting.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/keel-dev/keel/agent/llm"
-	"github.com/keel-dev/keel/eval"
+	"github.com/keel-dev/keel/cmd/keel/eval"
 )
 
 // play talks to m as the agent would, without running tools: each call

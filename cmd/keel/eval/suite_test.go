@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/keel-dev/keel/eval"
-	"github.com/keel-dev/keel/eval/evaltest"
+	"github.com/keel-dev/keel/cmd/keel/eval"
+	"github.com/keel-dev/keel/cmd/keel/eval/evaltest"
 	"github.com/keel-dev/keel/tools"
 )
 

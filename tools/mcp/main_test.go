@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/keel-dev/keel/mcp/mcptest"
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/tools/mcp/mcptest"
 	"github.com/keel-dev/keel/tools/sandbox"
 )
 

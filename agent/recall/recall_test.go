@@ -12,7 +12,7 @@ import (
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/agent/llmtest"
-	"github.com/keel-dev/keel/policy"
+	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -72,7 +72,7 @@ func TestRecallThroughTheLoop(t *testing.T) {
 	))
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "k", Model: "m", IdleTimeout: 5 * time.Second})
 	s := agent.New(agent.Options{Provider: &agent.RetryingProvider{Clients: []*llm.Client{client}}, ProviderName: "fake", Model: "m",
-		Discipline: policy.Defaults(true), SystemPrompt: "test", Tools: []tools.Tool{tool}, Recorder: rec, SessionID: current})
+		Discipline: config.DefaultDisciplinePolicy(true), SystemPrompt: "test", Tools: []tools.Tool{tool}, Recorder: rec, SessionID: current})
 	defer s.Close()
 	runTask(t, s, "what did we do about the flaky parser before?")
 

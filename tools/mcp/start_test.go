@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/keel-dev/keel/mcp/mcptest"
+	"github.com/keel-dev/keel/tools/mcp/mcptest"
 )
 
 func TestStartNeverWaitsAndAHangingServerTimesOut(t *testing.T) {

@@ -2,6 +2,6 @@
 // binary (keel's end-to-end tests build it with go build).
 package main
 
-import "github.com/keel-dev/keel/mcp/mcptest"
+import "github.com/keel-dev/keel/tools/mcp/mcptest"
 
 func main() { mcptest.ServeStdio() }

@@ -3,7 +3,7 @@ package evaltest
 import (
 	"encoding/json"
 
-	"github.com/keel-dev/keel/eval"
+	"github.com/keel-dev/keel/cmd/keel/eval"
 )
 
 // drift is the stretch a model spends off course: length calls from
