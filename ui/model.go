@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -24,13 +23,8 @@ type Model struct {
 	// resumedTail is where the transcript holds a resumed session's last
 	// rounds (entries [0]:[1]) until its whole record replaces them.
 	resumedTail [2]int
-	// firstFrame is closed once the first frame is on the screen (Run's
-	// render hook); the rest of a resumed session loads after it. Nil in
-	// tests that drive Update directly: nothing waits.
-	firstFrame     chan struct{}
-	firstFrameOnce sync.Once
-	now            func() time.Time // the clock of the type-ahead guard (tests set it)
-	lastTyped      time.Time        // when a character was last typed into the input
+	now         func() time.Time // the clock of the type-ahead guard (tests set it)
+	lastTyped   time.Time        // when a character was last typed into the input
 
 	tr      *transcript // the conversation, and the round that is streaming
 	plan    planPanel
@@ -97,7 +91,7 @@ func New(opts Options) *Model {
 // Init starts draining the session's events and the bridge's questions.
 func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.drain(), tea.RequestBackgroundColor, loadCommandsCmd(m.opts.Commands), waitNotice(m.opts.LateNotices),
-		loadHistoryCmd(m.historyFile()), m.loadResumedRest())
+		loadHistoryCmd(m.historyFile()), m.afterFirstFrame())
 }
 
 // ResumeRequested is the session the user asked to resume ("" if none).
@@ -192,6 +186,8 @@ func (m *Model) handleInput(msg tea.Msg) tea.Cmd {
 		m.historyFailed(msg.err)
 	case historySavedMsg:
 		m.historyFailed(msg.err)
+	case firstFrameMsg:
+		return m.loadResumedRest()
 	case resumedRestMsg:
 		m.resumedRestLoaded(msg)
 	}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"io"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,20 +13,26 @@ import (
 )
 
 // These tests run keel's model in a real Bubble Tea program, started with
-// Run's options, and count the passes of its render loop through the
-// render hook of keel's Bubble Tea (third_party/bubbletea). They wait on
-// counts, not on timing; the one sleep is the idle second being measured.
+// Run's options, and count the frames it draws: Bubble Tea's renderer
+// writes each frame to the output in one Write, and writes nothing when
+// the view has not changed. They wait on counts, not on timing; the one
+// sleep is the idle second being measured.
 
-// quietFor is how long the render loop must make no pass before a test
-// counts it as settled: longer than keel's spinner interval, so a spinner
-// that failed to stop shows up as passes.
+// quietFor is how long the program must draw nothing before a test counts
+// it as settled: longer than keel's spinner interval, so a spinner that
+// failed to stop shows up as frames.
 const quietFor = 3 * spinInterval
+
+// frames counts the writes to a program's output.
+type frames struct{ n atomic.Int64 }
+
+func (f *frames) Write(b []byte) (int, error) { f.n.Add(1); return len(b), nil }
 
 // program is a running Bubble Tea program over keel's model.
 type program struct {
-	p      *tea.Program
-	passes atomic.Int64
-	done   chan tea.Model // the final model, once Run returns
+	p     *tea.Program
+	drawn frames         // the frames written
+	done  chan tea.Model // the final model, once Run returns
 }
 
 func startProgram(t *testing.T) *program {
@@ -35,8 +40,7 @@ func startProgram(t *testing.T) *program {
 	m := newTestModel(t, 100, 30)
 	pr := &program{done: make(chan tea.Model, 1)}
 	opts := append(programOptions(context.Background()),
-		tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30),
-		tea.WithRenderHook(func() { pr.passes.Add(1) }))
+		tea.WithInput(nil), tea.WithOutput(&pr.drawn), tea.WithWindowSize(100, 30))
 	pr.p = tea.NewProgram(m, opts...)
 	go func() {
 		final, err := pr.p.Run()
@@ -62,22 +66,22 @@ func (pr *program) stop(t *testing.T) *Model {
 	return m
 }
 
-// settle waits for the first frame, then until the render loop has made no
-// pass for quietFor (or 5 s have passed; a loop that never goes quiet is
+// settle waits for the first frame, then until the program has drawn
+// nothing for quietFor (or 5 s have passed; a loop that never goes quiet is
 // for the caller's count to report).
 func (pr *program) settle(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for pr.passes.Load() == 0 {
+	for pr.drawn.n.Load() == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the TUI never drew its first frame")
 		}
 		time.Sleep(time.Millisecond)
 	}
 	limit := time.Now().Add(5 * time.Second)
-	for n := pr.passes.Load(); time.Now().Before(limit); {
+	for n := pr.drawn.n.Load(); time.Now().Before(limit); {
 		time.Sleep(quietFor)
-		if m := pr.passes.Load(); m == n {
+		if m := pr.drawn.n.Load(); m == n {
 			return
 		} else {
 			n = m
@@ -85,10 +89,11 @@ func (pr *program) settle(t *testing.T) {
 	}
 }
 
-// TestIdleTUIDoesNotWake: after a task ran (spinner, streamed answer, task
-// end), an idle second has no render pass: no render ticker, no spinner or
-// frame tick left running. Before the Bubble Tea patch it had ~60.
-func TestIdleTUIDoesNotWake(t *testing.T) {
+// TestIdleTUIDrawsNothing: after a task ran (spinner, streamed answer, task
+// end), an idle second draws no frame: no spinner or frame tick is left
+// running. (Bubble Tea's own ticker still wakes at 60 Hz and finds nothing
+// to draw: keelbench -tui-idle measures what that costs.)
+func TestIdleTUIDrawsNothing(t *testing.T) {
 	pr := startProgram(t)
 	pr.settle(t)
 	pr.p.Send(events(agent.StateChanged{From: agent.StateIdle, To: agent.StateThinking}))
@@ -99,10 +104,10 @@ func TestIdleTUIDoesNotWake(t *testing.T) {
 		agent.TaskStopped{Reason: agent.StopCompleted}))
 	pr.settle(t)
 
-	before := pr.passes.Load()
+	before := pr.drawn.n.Load()
 	time.Sleep(time.Second)
-	if n := pr.passes.Load() - before; n != 0 {
-		t.Fatalf("the idle TUI made %d render passes in a second; want 0", n)
+	if n := pr.drawn.n.Load() - before; n != 0 {
+		t.Fatalf("the idle TUI drew %d frames in a second; want 0", n)
 	}
 	m := pr.stop(t)
 	if m == nil || m.spinning || m.tr.live.framePending {
@@ -120,7 +125,7 @@ func TestStreamingDrawsAtMostSixtyFPS(t *testing.T) {
 	pr := startProgram(t)
 	pr.settle(t)
 	pr.p.Send(events(agent.StateChanged{From: agent.StateIdle, To: agent.StateThinking}))
-	before := pr.passes.Load()
+	before := pr.drawn.n.Load()
 	start := time.Now()
 	const deltas = 300
 	for i := range deltas {
@@ -131,13 +136,13 @@ func TestStreamingDrawsAtMostSixtyFPS(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	elapsed := time.Since(start)
-	n := pr.passes.Load() - before
+	n := pr.drawn.n.Load() - before
 	limit := int64(elapsed/frameInterval) + 3
-	t.Logf("%d render passes in %v (%.0f a second) for %d deltas", n, elapsed.Round(time.Millisecond), float64(n)/elapsed.Seconds(), deltas)
+	t.Logf("%d frames in %v (%.0f a second) for %d deltas", n, elapsed.Round(time.Millisecond), float64(n)/elapsed.Seconds(), deltas)
 	if n > limit {
-		t.Errorf("%d render passes in %v; at 60 fps at most %d", n, elapsed, limit)
+		t.Errorf("%d frames in %v; at 60 fps at most %d", n, elapsed, limit)
 	}
 	if n < 3 {
-		t.Errorf("%d render passes in %v: the TUI should draw while the answer streams", n, elapsed)
+		t.Errorf("%d frames in %v: the TUI should draw while the answer streams", n, elapsed)
 	}
 }

@@ -1,12 +1,30 @@
 package ui
 
 import (
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 )
 
 // resumedRestMsg carries a resumed session's whole transcript, built off
 // the update loop; nil entries when it could not be loaded.
 type resumedRestMsg struct{ entries []*entry }
+
+// firstFrameMsg comes once Bubble Tea's first frame has been drawn: its
+// renderer draws on a ticker at the frame rate, whose first tick is one
+// interval after the start, so a tick of the same interval started in Init
+// fires after it.
+type firstFrameMsg struct{}
+
+// afterFirstFrame is Init's Cmd that leads, through firstFrameMsg, to the
+// load of a resumed session's rest; nil when there is nothing more to load.
+// The whole record's load would slow the first frame down, so it waits.
+func (m *Model) afterFirstFrame() tea.Cmd {
+	if m.opts.ResumedRest == nil || m.resumedTail[1] == 0 {
+		return nil
+	}
+	return tea.Tick(frameInterval, func(time.Time) tea.Msg { return firstFrameMsg{} })
+}
 
 // loadResumedRest is the Cmd that loads the rest of a resumed session
 // whose first screen showed only its last rounds (Options.ResumedRest),
@@ -16,15 +34,7 @@ func (m *Model) loadResumedRest() tea.Cmd {
 	if load == nil || m.resumedTail[1] == 0 {
 		return nil
 	}
-	first, ctx := m.firstFrame, m.ctx
 	return func() tea.Msg {
-		if first != nil { // the whole record's load would slow the first frame down
-			select {
-			case <-first:
-			case <-ctx.Done():
-				return nil
-			}
-		}
 		d := load()
 		if d == nil {
 			return resumedRestMsg{}
@@ -44,21 +54,4 @@ func (m *Model) resumedRestLoaded(msg resumedRestMsg) {
 		return
 	}
 	m.tr.replaceRange(start, end, msg.entries)
-}
-
-// watchFirstFrame is Run's render hook, which tells the model when its
-// first frame is on the screen.
-func (m *Model) watchFirstFrame() tea.ProgramOption {
-	m.firstFrame = make(chan struct{})
-	return tea.WithRenderHook(m.frameDrawn)
-}
-
-// frameDrawn is called by Bubble Tea after each pass of its render loop:
-// the first closes firstFrame.
-func (m *Model) frameDrawn() {
-	m.firstFrameOnce.Do(func() {
-		if m.firstFrame != nil {
-			close(m.firstFrame)
-		}
-	})
 }

@@ -140,43 +140,39 @@ func TestResumedStatusCountsEarlierUse(t *testing.T) {
 	}
 }
 
-// Under Run the rest loads only once the first frame is on the screen
-// (the render hook), so reading thousands of rounds does not compete with
-// drawing the first screen; a program that stops before it loads nothing.
+// The rest loads only after the first frame: Init's chain ticks once (one
+// frame interval, the interval of Bubble Tea's first frame) before the
+// load's Cmd exists, so reading thousands of rounds does not compete with
+// drawing the first screen.
 func TestResumedRestWaitsForFirstFrame(t *testing.T) {
-	for _, drawn := range []bool{true, false} {
-		t.Run(fmt.Sprintf("drawn=%v", drawn), func(t *testing.T) {
-			m, whole := longResumed(t, 25)
-			var loads atomic.Int32
-			m.opts.ResumedRest = func() *datalog.SessionDetail { loads.Add(1); return whole }
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			m.ctx, m.firstFrame = ctx, make(chan struct{})
-			cmd := m.loadResumedRest()
-			got := make(chan any, 1)
-			go func() { got <- cmd() }()
-			time.Sleep(50 * time.Millisecond)
-			if n := loads.Load(); n != 0 {
-				t.Fatalf("the rest was loaded %d times before the first frame was drawn", n)
-			}
-			if drawn {
-				m.frameDrawn()
-				m.frameDrawn() // every pass calls the hook
-			} else {
-				cancel()
-			}
-			select {
-			case msg := <-got:
-				rest, ok := msg.(resumedRestMsg)
-				if drawn && (!ok || len(rest.entries) == 0 || loads.Load() != 1) {
-					t.Fatalf("after the first frame the Cmd returned %#v with %d loads; want the whole transcript, loaded once", msg, loads.Load())
-				}
-				if !drawn && (msg != nil || loads.Load() != 0) {
-					t.Fatalf("a stopped program's Cmd returned %#v with %d loads; want nil, none", msg, loads.Load())
-				}
-			case <-time.After(5 * time.Second):
-				t.Fatal("the Cmd did not return")
-			}
-		})
+	m, whole := longResumed(t, 25)
+	var loads atomic.Int32
+	m.opts.ResumedRest = func() *datalog.SessionDetail { loads.Add(1); return whole }
+	tick := m.afterFirstFrame()
+	if tick == nil {
+		t.Fatal("a resumed tail has no Cmd leading to its rest")
+	}
+	start := time.Now()
+	msg := tick()
+	if _, ok := msg.(firstFrameMsg); !ok {
+		t.Fatalf("Init's chain returned %#v; want firstFrameMsg", msg)
+	}
+	if waited := time.Since(start); waited < frameInterval {
+		t.Errorf("the chain waited %v, less than a frame interval (%v)", waited, frameInterval)
+	}
+	if n := loads.Load(); n != 0 {
+		t.Fatalf("the rest was loaded %d times before the first frame", n)
+	}
+	_, load := m.Update(msg)
+	if load == nil {
+		t.Fatal("firstFrameMsg did not start the load")
+	}
+	rest, ok := load().(resumedRestMsg)
+	if !ok || len(rest.entries) == 0 || loads.Load() != 1 {
+		t.Fatalf("the load returned %#v with %d loads; want the whole transcript, loaded once", rest, loads.Load())
+	}
+	short, _ := longResumed(t, 100)
+	if short.afterFirstFrame() != nil {
+		t.Error("a whole transcript waits for a first frame to load nothing")
 	}
 }

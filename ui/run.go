@@ -24,7 +24,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	m := New(opts)
 	m.ctx = ctx
-	popts := append(programOptions(ctx), m.watchFirstFrame())
+	popts := programOptions(ctx)
 	if opts.Terminal != nil {
 		popts = append(popts, tea.WithColorProfile(opts.Terminal.Profile()))
 	}
@@ -46,12 +46,12 @@ func Run(ctx context.Context, opts Options) error {
 }
 
 // programOptions are the options Run starts Bubble Tea with (tests add
-// their own input, output and a render hook to the same set).
+// their own input and output to the same set).
 //
-// The render loop's frame rate is Bubble Tea's default, 60 fps, a cap and
-// not a clock: keel's Bubble Tea (third_party/bubbletea) draws only when a
-// view changed, so an idle TUI does not wake at all. Its first frame comes
-// as soon as the first view is ready, not one frame interval later.
+// The frame rate is Bubble Tea's default, 60 fps: its renderer compares
+// the view with the last one drawn on each tick and writes only what
+// changed, so an idle TUI writes nothing (the ticker itself still wakes;
+// see docs/upstream/bubbletea-idle-render-loop.md).
 func programOptions(ctx context.Context) []tea.ProgramOption {
-	return []tea.ProgramOption{tea.WithContext(ctx), tea.WithFirstFrameAtOnce()}
+	return []tea.ProgramOption{tea.WithContext(ctx)}
 }
