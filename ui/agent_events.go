@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // maxBatch caps how many queued events one message carries, so a burst
@@ -115,7 +116,7 @@ func releaseMemory() tea.Msg {
 // apply routes one event to the part of the UI it changes, its text
 // sanitised first (cleanEvent).
 func (m *Model) apply(ev agent.Event) {
-	switch ev := cleanEvent(ev).(type) {
+	switch ev := common.CleanEvent(ev).(type) {
 	case agent.TextDelta:
 		m.tr.appendAnswer(ev.Text)
 	case agent.ReasoningDelta:

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // Bridge carries the agent's questions (permission requests, guard
@@ -47,14 +48,14 @@ type answer struct {
 
 // Ask implements agent.Gate: it shows the permission dialog and waits.
 func (b *Bridge) Ask(ctx context.Context, req agent.PermissionRequest) (agent.PermissionReply, error) {
-	req = cleanPermission(req) // a copy, for display
+	req = common.CleanPermission(req) // a copy, for display
 	a, err := b.ask(ctx, &request{perm: &req})
 	return a.perm, err
 }
 
 // AskGuard implements agent.Asker: it shows the guard's question and waits.
 func (b *Bridge) AskGuard(ctx context.Context, in agent.Intervention) (agent.GuardAnswer, error) {
-	in = cleanIntervention(in)
+	in = common.CleanIntervention(in)
 	a, err := b.ask(ctx, &request{guard: &in})
 	return a.guard, err
 }
@@ -62,7 +63,7 @@ func (b *Bridge) AskGuard(ctx context.Context, in agent.Intervention) (agent.Gua
 // ConfirmPlan implements agent.PlanConfirmer: it shows the plan for
 // approval before its first side effect and waits.
 func (b *Bridge) ConfirmPlan(ctx context.Context, p agent.Plan) (agent.PlanVerdict, error) {
-	p = cleanPlan(p)
+	p = common.CleanPlan(p)
 	a, err := b.ask(ctx, &request{plan: &p})
 	return a.plan, err
 }

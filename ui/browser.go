@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/ui/keys"
 )
 
 // browseLevel is where the datalog browser is.
@@ -35,11 +36,11 @@ type browser struct {
 	scroll   int
 	loading  bool
 	err      string
-	keys     BrowserKeys
+	keys     keys.BrowserKeys
 }
 
 // newBrowser is a browser waiting for its sessions list.
-func newBrowser(keys BrowserKeys) *browser { return &browser{loading: true, keys: keys} }
+func newBrowser(keys keys.BrowserKeys) *browser { return &browser{loading: true, keys: keys} }
 
 // sessionsMsg carries the sessions list, loaded in a command.
 type sessionsMsg struct {

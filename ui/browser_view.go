@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/internal/termtext"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // view renders the browser for width × height. What the datalog holds is
@@ -29,12 +30,12 @@ func (b *browser) view(r *renderer, width, height int) string {
 		body = b.sessionLines(r, width, height-3)
 	case levelRounds:
 		s := b.detail.Session
-		title = clean(fmt.Sprintf("Session %s · %s/%s · %s", datalog.ShortID(s.ID), s.Provider, s.Model, plural(len(b.detail.Rounds), "round")))
+		title = common.Clean(fmt.Sprintf("Session %s · %s/%s · %s", datalog.ShortID(s.ID), s.Provider, s.Model, common.Plural(len(b.detail.Rounds), "round")))
 		help = "↑/↓ move · enter open round · r resume · esc back"
 		body = b.roundLines(r, width, height-3)
 	case levelRound:
 		rd := b.detail.Rounds[b.cursor]
-		title = clean(fmt.Sprintf("Round %d of session %s", rd.Round.Seq, datalog.ShortID(b.detail.Session.ID)))
+		title = common.Clean(fmt.Sprintf("Round %d of session %s", rd.Round.Seq, datalog.ShortID(b.detail.Session.ID)))
 		help = "↑/↓ PgUp/PgDn scroll · r resume · esc back"
 		body = b.roundDetail(r, width, height-3)
 	}
@@ -71,8 +72,8 @@ func (b *browser) sessionLines(r *renderer, width, height int) []string {
 	for i := b.listTop; i < len(fs) && len(out) < height; i++ {
 		s := fs[i]
 		row := fmt.Sprintf("%s  %s  %-20s %4d %-6s  %s  %s", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
-			ansi.Truncate(oneLine(s.Provider+"/"+s.Model), 20, "…"), s.Totals.Rounds, nounFor(s.Totals.Rounds, "round"),
-			oneLine(s.FirstPrompt), r.st.Dim.Render("· "+oneLine(s.StopReason)))
+			ansi.Truncate(common.OneLine(s.Provider+"/"+s.Model), 20, "…"), s.Totals.Rounds, common.NounFor(s.Totals.Rounds, "round"),
+			common.OneLine(s.FirstPrompt), r.st.Dim.Render("· "+common.OneLine(s.StopReason)))
 		out = append(out, r.cursorLine(i == b.cursor, row, width))
 	}
 	return out
@@ -120,7 +121,7 @@ func (b *browser) roundSummary(r *renderer, i, width int) []string {
 	rd := b.detail.Rounds[i]
 	rr := rd.Round
 	head := fmt.Sprintf("round %d · task %d · %s · in %s out %s · %s", rr.Seq, rr.TaskSeq, termtext.Duration(rr.Duration),
-		humanTokens(rr.TokensIn), humanTokens(rr.TokensOut), oneLine(rr.FinishReason))
+		common.Tokens(rr.TokensIn), common.Tokens(rr.TokensOut), common.OneLine(rr.FinishReason))
 	out := []string{r.cursorLine(i == b.cursor, head, width)}
 	sub := func(s string) { out = append(out, "    "+ansi.Truncate(s, width-6, "…")) }
 	for _, tc := range rd.ToolCalls {
@@ -131,13 +132,13 @@ func (b *browser) roundSummary(r *renderer, i, width int) []string {
 		if tc.Permission == "deny" {
 			icon = r.st.Warn.Render("⊘")
 		}
-		sub(icon + " " + oneLine(tc.Name) + " " + keyArgument(tc.Name, tc.Arguments) + r.st.Dim.Render(" "+termtext.Duration(tc.Duration)))
+		sub(icon + " " + common.OneLine(tc.Name) + " " + common.KeyArgument(tc.Name, tc.Arguments) + r.st.Dim.Render(" "+termtext.Duration(tc.Duration)))
 	}
 	for _, iv := range rd.Interventions {
-		sub(r.st.Warn.Render("◆ "+oneLine(iv.Kind)) + fmt.Sprintf(" at call %d", iv.AtToolCall))
+		sub(r.st.Warn.Render("◆ "+common.OneLine(iv.Kind)) + fmt.Sprintf(" at call %d", iv.AtToolCall))
 	}
 	for _, p := range rd.Plans {
-		sub(r.st.Accent.Render("▤ plan") + fmt.Sprintf(" attempt %d %s", p.Attempt, oneLine(p.Status)))
+		sub(r.st.Accent.Render("▤ plan") + fmt.Sprintf(" attempt %d %s", p.Attempt, common.OneLine(p.Status)))
 	}
 	return out
 }
@@ -155,11 +156,11 @@ func (b *browser) roundDetail(r *renderer, width, height int) []string {
 func roundFull(r *renderer, rd *datalog.RoundDetail, width int) []string {
 	rr := rd.Round
 	var out []string
-	add := func(style styleRenderer, s string) { out = append(out, wrapStyled(style, clean(s), width)...) }
-	head := func(style styleRenderer, s string) { out = append(out, "", style.Render(oneLine(s))) }
+	add := func(style common.Styler, s string) { out = append(out, common.Wrap(style, common.Clean(s), width)...) }
+	head := func(style common.Styler, s string) { out = append(out, "", style.Render(common.OneLine(s))) }
 	add(r.st.Dim, fmt.Sprintf("task %d · started %s · %s (first token %s) · in %d out %d cached %d · %s · finish %s · retries %d",
 		rr.TaskSeq, rr.Started.Local().Format(time.DateTime), termtext.Duration(rr.Duration), termtext.Duration(rr.FirstToken),
-		rr.TokensIn, rr.TokensOut, rr.TokensCached, costText(loggedCost(rr.Cost, rr.TokensIn+rr.TokensOut)), rr.FinishReason, rr.Retries))
+		rr.TokensIn, rr.TokensOut, rr.TokensCached, common.Cost(common.LoggedCost(rr.Cost, rr.TokensIn+rr.TokensOut)), rr.FinishReason, rr.Retries))
 	for _, t := range rd.Transitions {
 		add(r.st.Dim, fmt.Sprintf("state %s → %s %s", t.From, t.To, t.Detail))
 	}

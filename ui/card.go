@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // maxCollapsedMessage is how many lines of a checkpoint's message a card
@@ -33,19 +34,19 @@ func (r *renderer) card(e *entry, width int) []string {
 	inner := max(width-4, 10) // border and padding
 	body := []string{r.cardHead(in, inner)}
 	if in.Why != "" { // a resumed guard's reason is not kept
-		body = append(body, wrapStyled(r.st.Dim, "why: "+in.Why, inner)...)
+		body = append(body, common.Wrap(r.st.Dim, "why: "+in.Why, inner)...)
 	}
 	if figs := figures(in.Figures); figs != "" {
 		body = append(body, r.st.Dim.Render(ansi.Truncate(figs, inner, "…")))
 	}
 	if in.Message != "" {
 		body = append(body, r.st.Bold.Render("sent to the model:"))
-		body = append(body, r.abridge(wrapStyled(r.st.Status, in.Message, inner), e.expanded)...)
+		body = append(body, r.abridge(common.Wrap(r.st.Status, in.Message, inner), e.expanded)...)
 	}
 	switch {
 	case in.Reply != "":
 		body = append(body, r.st.Bold.Render("answer:"))
-		body = append(body, r.abridge(wrapStyled(r.st.Status, in.Reply, inner), e.expanded)...)
+		body = append(body, r.abridge(common.Wrap(r.st.Status, in.Reply, inner), e.expanded)...)
 	case in.Action == "inject" && e.settled:
 		body = append(body, r.st.Dim.Render("no answer: the model did not write one before the task ended"))
 	case in.Action == "inject":

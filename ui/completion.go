@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/theme"
 )
 
 // maxCompletionRows is how many completions show under the input.
@@ -65,7 +67,7 @@ func (c *completion) height() int {
 
 // rows renders the list for width columns: the window of items around the
 // selection, the selected one marked.
-func (c *completion) rows(st Styles, width int) []string {
+func (c *completion) rows(st theme.Styles, width int) []string {
 	n := c.height()
 	top := min(max(c.sel-n+1, 0), len(c.items)-n)
 	labelW := 0
@@ -80,7 +82,7 @@ func (c *completion) rows(st Styles, width int) []string {
 		if i == c.sel {
 			mark, style = st.Selected.Render("›")+" ", st.Accent
 		}
-		line := mark + style.Render(fitLine(ansi.Truncate(it.value, labelW, "…"), labelW))
+		line := mark + style.Render(common.Fit(ansi.Truncate(it.value, labelW, "…"), labelW))
 		if it.desc != "" {
 			line += "  " + st.Dim.Render(it.desc)
 		}

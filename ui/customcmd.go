@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/keel-dev/keel/internal/lazyre"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // Custom commands are Markdown files in the project's .keel/commands/ and
@@ -131,7 +132,7 @@ func readCommandDir(dir, label string, project bool) ([]customCommand, []string)
 		source := filepath.Join(label, e.Name())
 		c, err := readCommandFile(open, e.Name(), name, source)
 		if err != nil {
-			notices = append(notices, fmt.Sprintf("custom command %s ignored: %s", clean(source), err))
+			notices = append(notices, fmt.Sprintf("custom command %s ignored: %s", common.Clean(source), err))
 			continue
 		}
 		cmds = append(cmds, c)
@@ -183,7 +184,7 @@ func commandDesc(body string) string {
 	for _, l := range strings.Split(body, "\n") {
 		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#"))
 		if l != "" {
-			return ansi.Truncate(oneLine(l), 60, "…")
+			return ansi.Truncate(common.OneLine(l), 60, "…")
 		}
 	}
 	return ""

@@ -11,6 +11,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/keys"
+	"github.com/keel-dev/keel/ui/theme"
 )
 
 // dialogs holds the questions waiting for the user and shows the first:
@@ -20,7 +23,7 @@ type dialogs struct {
 	pending []*request
 	typing  bool // entering a deny reason or guidance
 	text    editor
-	keys    DialogKeys
+	keys    keys.DialogKeys
 	// guardUntil: keys that reach a question before this were typed for
 	// the input, not for it (the user was typing when it opened), and are
 	// dropped rather than taken as an answer ("a" allows a call).
@@ -47,7 +50,7 @@ func (d *dialogs) opened(now, lastTyped time.Time) {
 // against keys typed for the input.
 func (d *dialogs) typedAhead(now time.Time) bool { return now.Before(d.guardUntil) }
 
-func newDialogs(keys KeyMap) dialogs {
+func newDialogs(keys keys.KeyMap) dialogs {
 	return dialogs{text: newEditor("> ", 3, false, keys.Edit), keys: keys.Dialog}
 }
 
@@ -205,30 +208,30 @@ func (d *dialogs) permLines(rd *renderer, r *request, width int) []string {
 	}
 	lines := []string{st.Title.Render(title)}
 	if p.Reason != "" {
-		lines = append(lines, wrapStyled(st.Warn, "why it asks: "+p.Reason, width)...)
+		lines = append(lines, common.Wrap(st.Warn, "why it asks: "+p.Reason, width)...)
 	}
 	body := p.Summary
 	if body == "" {
 		body = p.Args
 	}
-	lines = append(lines, wrapStyled(st.Bold, body, width)...)
+	lines = append(lines, common.Wrap(st.Bold, body, width)...)
 	if prev := editPreview(p.Tool, p.Args); prev != "" {
-		lines = append(lines, rd.diff(prev, width, true)...)
+		lines = append(lines, common.Diff(rd.st, prev, width, true)...)
 	}
 	if d.typing {
 		return lines
 	}
 	lines = append(lines, "", d.hints(st, width, d.keys.Allow, d.keys.AllowSession, d.keys.Deny))
 	if p.Grant != "" {
-		lines = append(lines, wrapStyled(st.Dim, "s covers: "+p.Grant, width)...)
+		lines = append(lines, common.Wrap(st.Dim, "s covers: "+p.Grant, width)...)
 	}
 	return lines
 }
 
-func (d *dialogs) guardLines(st Styles, r *request, width int) []string {
+func (d *dialogs) guardLines(st theme.Styles, r *request, width int) []string {
 	in := r.guard
 	lines := []string{st.Title.Render("keel stopped a loop — continue?")}
-	lines = append(lines, wrapStyled(st.Status, in.Why, width)...)
+	lines = append(lines, common.Wrap(st.Status, in.Why, width)...)
 	if d.typing {
 		return lines
 	}
@@ -236,14 +239,14 @@ func (d *dialogs) guardLines(st Styles, r *request, width int) []string {
 }
 
 // planLines shows a plan for approval before its first side effect.
-func (d *dialogs) planLines(st Styles, p *agent.Plan, width int) []string {
+func (d *dialogs) planLines(st theme.Styles, p *agent.Plan, width int) []string {
 	lines := []string{st.Title.Render("Approve the plan before keel changes anything?")}
-	lines = append(lines, wrapStyled(st.Bold, p.Goal, width)...)
+	lines = append(lines, common.Wrap(st.Bold, p.Goal, width)...)
 	if p.Strategy != "" {
-		lines = append(lines, wrapStyled(st.Dim, "strategy: "+p.Strategy, width)...)
+		lines = append(lines, common.Wrap(st.Dim, "strategy: "+p.Strategy, width)...)
 	}
 	for i, s := range p.Steps {
-		lines = append(lines, wrapStyled(st.Status, fmt.Sprintf("%d. %s", i+1, s.Title), width)...)
+		lines = append(lines, common.Wrap(st.Status, fmt.Sprintf("%d. %s", i+1, s.Title), width)...)
 	}
 	if d.typing {
 		return lines
@@ -252,7 +255,7 @@ func (d *dialogs) planLines(st Styles, p *agent.Plan, width int) []string {
 }
 
 // hints is the line of keys under a question, from the bindings' help.
-func (d *dialogs) hints(st Styles, width int, bs ...key.Binding) string {
+func (d *dialogs) hints(st theme.Styles, width int, bs ...key.Binding) string {
 	parts := make([]string, len(bs))
 	for i, b := range bs {
 		parts[i] = st.StatusKey.Render(b.Help().Key) + " " + b.Help().Desc
@@ -275,7 +278,7 @@ func editPreview(tool, args string) string {
 	}
 	var b strings.Builder
 	prefix := func(text, mark string) {
-		for _, l := range strings.Split(strings.TrimRight(clean(text), "\n"), "\n") {
+		for _, l := range strings.Split(strings.TrimRight(common.Clean(text), "\n"), "\n") {
 			b.WriteString(mark + l + "\n")
 		}
 	}

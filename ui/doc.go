@@ -16,8 +16,8 @@
 // output going with the next prompt) and custom /commands (customcmd.go,
 // read at start); editor_route.go is the root's side of all three.
 //
-// Files by concern: model.go (routing), keys.go and keymap*.go, agent_events.go,
-// layout.go, view.go, styles.go, and one file per child. View only composes
+// Files by concern: model.go (routing), keys.go (the KeyMap is ui/keys), agent_events.go,
+// layout.go, view.go (the Styles are ui/theme), and one file per child. View only composes
 // cached lines of what is visible; streamed text is redrawn on frame ticks
 // (at most 60 a second), and nothing ticks while keel is idle.
 package ui

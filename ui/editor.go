@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/keys"
 )
 
 // editor is a small multi-line text editor: the prompt box and the
@@ -23,12 +25,12 @@ type editor struct {
 	placeholder string
 	focused     bool
 	multiline   bool
-	keys        EditKeys
+	keys        keys.EditKeys
 	chips       []string      // text drawn as chips (@file mentions)
-	chipStyle   styleRenderer // how chips are drawn
+	chipStyle   common.Styler // how chips are drawn
 }
 
-func newEditor(prompt string, maxRows int, multiline bool, keys EditKeys) editor {
+func newEditor(prompt string, maxRows int, multiline bool, keys keys.EditKeys) editor {
 	return editor{lines: [][]rune{nil}, prompt: prompt, maxRows: maxRows, multiline: multiline, focused: true, width: 40, keys: keys}
 }
 

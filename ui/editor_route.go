@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // The root's side of what the editor sends: prompts with their mentions,
@@ -67,7 +68,7 @@ func promptNotes(files []mention, outs []shellOutput) ([]string, string) {
 		parts = append(parts, f.note())
 	}
 	for _, o := range outs {
-		parts = append(parts, "output of !"+oneLine(o.command))
+		parts = append(parts, "output of !"+common.OneLine(o.command))
 	}
 	if len(parts) == 0 {
 		return chips, ""
@@ -119,7 +120,7 @@ func (m *Model) setCustom(msg commandsMsg) {
 	m.custom = m.custom[:0]
 	for _, c := range msg.cmds {
 		if builtinSlash(c.name) {
-			m.notice(c.name + ": the built-in command wins over " + clean(c.source))
+			m.notice(c.name + ": the built-in command wins over " + common.Clean(c.source))
 			continue
 		}
 		m.custom = append(m.custom, c)

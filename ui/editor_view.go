@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // rows soft-wraps the text to the width (after the prompt) and returns the
@@ -97,7 +98,7 @@ func (e *editor) Height() int {
 
 // View renders the editor: the placeholder when empty, otherwise the rows
 // around the cursor.
-func (e *editor) View(placeholderStyle styleRenderer) string {
+func (e *editor) View(placeholderStyle common.Styler) string {
 	if e.Value() == "" && e.placeholder != "" {
 		cur := ""
 		if e.focused {

@@ -8,6 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/keys"
+	"github.com/keel-dev/keel/ui/theme"
 )
 
 // helpView is the `?` overlay: every binding of the KeyMap, section by
@@ -24,7 +27,7 @@ func (h *helpView) show() { h.open, h.top = true, 0 }
 // key scrolls or closes the help; maxTop is the last useful first line
 // and page how far pgup and pgdn go (a window less a line, so nothing is
 // skipped on a small screen).
-func (h *helpView) key(msg tea.KeyPressMsg, k HelpKeys, maxTop, page int) {
+func (h *helpView) key(msg tea.KeyPressMsg, k keys.HelpKeys, maxTop, page int) {
 	page = max(page, 1)
 	switch {
 	case key.Matches(msg, k.LineUp):
@@ -84,11 +87,11 @@ type helpSection struct {
 }
 
 // helpSections are the commands, then every section of the KeyMap.
-func helpSections(km KeyMap, commands []helpEntry) []helpSection {
+func helpSections(km keys.KeyMap, commands []helpEntry) []helpSection {
 	out := []helpSection{{"Commands (Tab completes)", commands}}
-	for _, s := range km.sections() {
-		hs := helpSection{title: s.title}
-		for _, b := range s.keys {
+	for _, s := range km.Sections() {
+		hs := helpSection{title: s.Title}
+		for _, b := range s.Keys {
 			hs.entries = append(hs.entries, helpEntry{b.Help().Key, b.Help().Desc})
 		}
 		out = append(out, hs)
@@ -99,7 +102,7 @@ func helpSections(km KeyMap, commands []helpEntry) []helpSection {
 // helpLines is the whole help for width columns: the slash commands and
 // the key sections in as many columns as fit; when even two do not, one
 // column with long lines wrapped, so every key and every word shows.
-func helpLines(st Styles, km KeyMap, commands []helpEntry, width int) []string {
+func helpLines(st theme.Styles, km keys.KeyMap, commands []helpEntry, width int) []string {
 	sections := helpSections(km, commands)
 	blocks := func(wrap int) [][]string {
 		out := make([][]string, len(sections))
@@ -117,14 +120,14 @@ func helpLines(st Styles, km KeyMap, commands []helpEntry, width int) []string {
 
 // helpBlock is one section: its title and a line per entry. With wrap >
 // 0, a description longer than wrap columns allow continues under itself.
-func helpBlock(st Styles, s helpSection, wrap int) []string {
+func helpBlock(st theme.Styles, s helpSection, wrap int) []string {
 	kw := 0
 	for _, e := range s.entries {
 		kw = max(kw, ansi.StringWidth(e.key))
 	}
 	lines := []string{st.Title.Render(s.title)}
 	if wrap > 0 {
-		lines = wrapStyled(st.Title, s.title, wrap)
+		lines = common.Wrap(st.Title, s.title, wrap)
 		kw = min(kw, wrap/3) // a long key wraps too, rather than squeeze its text
 	}
 	for _, e := range s.entries {
@@ -135,9 +138,9 @@ func helpBlock(st Styles, s helpSection, wrap int) []string {
 
 // helpEntryLines draws one entry: the key padded to kw, then its
 // description; with wrap > 0, both wrap inside their columns.
-func helpEntryLines(st Styles, e helpEntry, kw, wrap int) []string {
+func helpEntryLines(st theme.Styles, e helpEntry, kw, wrap int) []string {
 	if wrap <= 0 {
-		return []string{st.Help.FullKey.Render(fitLine(e.key, kw)) + " " + st.Help.FullDesc.Render(e.desc)}
+		return []string{st.Help.FullKey.Render(common.Fit(e.key, kw)) + " " + st.Help.FullDesc.Render(e.desc)}
 	}
 	keys := strings.Split(ansi.Wrap(e.key, max(kw, 1), ""), "\n")
 	descs := strings.Split(ansi.Wrap(e.desc, max(wrap-kw-1, 1), ""), "\n")
@@ -150,7 +153,7 @@ func helpEntryLines(st Styles, e helpEntry, kw, wrap int) []string {
 		if i < len(descs) {
 			d = descs[i]
 		}
-		out[i] = st.Help.FullKey.Render(fitLine(k, kw)) + " " + st.Help.FullDesc.Render(d)
+		out[i] = st.Help.FullKey.Render(common.Fit(k, kw)) + " " + st.Help.FullDesc.Render(d)
 	}
 	return out
 }
@@ -186,7 +189,7 @@ func joinColumns(cols [][]string) []string {
 	for i, c := range cols {
 		w := blockWidth(c)
 		for j, l := range c {
-			c[j] = fitLine(l, w)
+			c[j] = common.Fit(l, w)
 		}
 		if i > 0 {
 			parts = append(parts, strings.Repeat(" ", helpGap))

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/keel-dev/keel/ui/keys"
+	"github.com/keel-dev/keel/ui/theme"
 )
 
 // helpSeen opens `?` and pages through it to the end, returning every
@@ -84,10 +86,10 @@ func TestHelpFitsOneScreenBesideThePlan(t *testing.T) {
 // TestHelpLinesReflow: in one column, long lines wrap under their
 // description instead of being cut.
 func TestHelpLinesReflow(t *testing.T) {
-	st := NewStyles(true, true)
+	st := theme.New(true, true)
 	cmds := []helpEntry{{"/cadence N", "checkpoint every N tool calls (0: off), a long description that cannot fit"}}
 	for _, w := range []int{40, 60, 100} {
-		lines := helpLines(st, DefaultKeyMap(), cmds, w)
+		lines := helpLines(st, keys.Default(), cmds, w)
 		text := ansi.Strip(strings.Join(lines, "\n"))
 		for i, l := range lines {
 			if lw := ansi.StringWidth(l); lw > w {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // loadHistory fills the transcript from a resumed session's history: user
@@ -33,9 +34,9 @@ func (t *transcript) historyAssistant(msg llm.Message, results map[string]llm.Me
 		t.add(&entry{kind: kindAssistant, text: msg.Content})
 	}
 	for _, c := range msg.ToolCalls {
-		tc := &toolCall{id: c.ID, name: clean(c.Name), args: clean(c.Arguments), state: toolOK}
+		tc := &toolCall{id: c.ID, name: common.Clean(c.Name), args: common.Clean(c.Arguments), state: toolOK}
 		if r, ok := results[c.ID]; ok {
-			tc.output = clean(r.Content)
+			tc.output = common.Clean(r.Content)
 		}
 		t.add(&entry{kind: kindTool, tool: tc})
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/internal/lazyre"
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // loadLog fills the transcript from the datalog's record of a resumed
@@ -29,7 +30,7 @@ func (t *transcript) loadLog(d *datalog.SessionDetail) {
 		b.round(rd, last)
 	}
 	for _, in := range d.Unfinished { // killed while it ran: no round holds it
-		tc := &toolCall{id: in.CallID, name: clean(in.Name), args: clean(in.Arguments), state: toolFailed, output: datalog.UnknownOutcome}
+		tc := &toolCall{id: in.CallID, name: common.Clean(in.Name), args: common.Clean(in.Arguments), state: toolFailed, output: datalog.UnknownOutcome}
 		t.add(&entry{kind: kindTool, tool: tc})
 	}
 }
@@ -88,12 +89,12 @@ func (b *logReplay) assistant(msg llm.Message, rd *datalog.RoundDetail, results 
 		t.add(&entry{kind: kindAssistant, text: msg.Content})
 	}
 	for i, c := range msg.ToolCalls {
-		tc := &toolCall{id: c.ID, name: clean(c.Name), args: clean(c.Arguments)}
+		tc := &toolCall{id: c.ID, name: common.Clean(c.Name), args: common.Clean(c.Arguments)}
 		out, answered := results[c.ID]
 		row := callRow(rd.ToolCalls, i, c.ID)
 		loggedOutcome(tc, row, out, answered)
 		if row != nil && !row.IsError {
-			tc.diff = clean(b.diff(rd.FileChanges, c.ID))
+			tc.diff = common.Clean(b.diff(rd.FileChanges, c.ID))
 		}
 		t.add(&entry{kind: kindTool, tool: tc})
 		if row != nil && row.DecidedBy == datalog.DecidedByUser { // the dialog's answer, noted as it was live
@@ -109,7 +110,7 @@ func userAnswer(tool string, row *datalog.ToolCall) string {
 	if row.Permission != "deny" {
 		return "allowed " + tool
 	}
-	reason := strings.TrimPrefix(clean(row.Result), "permission denied: ")
+	reason := strings.TrimPrefix(common.Clean(row.Result), "permission denied: ")
 	if reason == "" || reason == "the user denied this call" {
 		return "denied " + tool
 	}
@@ -141,7 +142,7 @@ func idTwice(rows []datalog.ToolCall, id string) bool {
 // live; out is the result the model got (answered: there was one).
 func loggedOutcome(tc *toolCall, row *datalog.ToolCall, out string, answered bool) {
 	if row == nil { // no row: the round's tools never finished
-		tc.state, tc.output = toolFailed, clean(out)
+		tc.state, tc.output = toolFailed, common.Clean(out)
 		if !answered {
 			tc.output = datalog.InterruptedResult
 		}
@@ -150,7 +151,7 @@ func loggedOutcome(tc *toolCall, row *datalog.ToolCall, out string, answered boo
 	if !answered {
 		out = row.Result
 	}
-	tc.output, tc.duration = clean(out), row.Duration
+	tc.output, tc.duration = common.Clean(out), row.Duration
 	switch {
 	case row.Permission == "deny":
 		tc.state, tc.denyReason = toolDenied, tc.output
@@ -195,12 +196,12 @@ func (b *logReplay) cards(rd *datalog.RoundDetail, last bool) {
 		}
 	}
 	for _, iv := range rd.Interventions {
-		in := agent.Intervention{Kind: clean(iv.Kind), AtToolCall: iv.AtToolCall, Message: clean(iv.Message), Reply: clean(iv.Reply),
-			Why: clean(iv.Why), Action: clean(iv.Action)}
+		in := agent.Intervention{Kind: common.Clean(iv.Kind), AtToolCall: iv.AtToolCall, Message: common.Clean(iv.Message), Reply: common.Clean(iv.Reply),
+			Why: common.Clean(iv.Why), Action: common.Clean(iv.Action)}
 		_ = json.Unmarshal(iv.Figures, &in.Figures)
 		if in.Kind == "reflection" && len(whys) > 0 {
 			if in.Why == "" { // a row from before migration 0007
-				in.Why = clean(whys[0])
+				in.Why = common.Clean(whys[0])
 			}
 			whys = whys[1:]
 		}
@@ -231,9 +232,9 @@ func (b *logReplay) stopped(trs []datalog.StateTransition) {
 		case agent.StopCancelled:
 			b.t.notice("cancelled — the task stopped; type a new prompt to go on")
 		case agent.StopProviderError:
-			b.t.errorCard(clean(tr.Detail) + " — check the provider in `keel config` or try again")
+			b.t.errorCard(common.Clean(tr.Detail) + " — check the provider in `keel config` or try again")
 		default:
-			b.t.errorCard(clean(tr.Detail) + " — send a prompt to continue, or /log to see what happened")
+			b.t.errorCard(common.Clean(tr.Detail) + " — send a prompt to continue, or /log to see what happened")
 		}
 	}
 }

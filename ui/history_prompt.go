@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/keel-dev/keel/internal/lazyre"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // A prompt is stored as it was sent: the !command outputs before it
@@ -43,7 +44,7 @@ func (t *transcript) addLoggedPrompt(sent string) {
 // was not kept.
 func loggedShell(o shellOutput) *toolCall {
 	args, _ := json.Marshal(map[string]string{"command": o.command})
-	c := &toolCall{name: "!", args: string(args), user: true, state: toolOK, output: clean(o.output), exitCode: o.exit,
+	c := &toolCall{name: "!", args: string(args), user: true, state: toolOK, output: common.Clean(o.output), exitCode: o.exit,
 		note: "output goes with your next prompt", noDuration: true}
 	if o.exit != nil && *o.exit != 0 {
 		c.state = toolFailed

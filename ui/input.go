@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/ui/keys"
+	"github.com/keel-dev/keel/ui/theme"
 )
 
 // pasteCollapseLines is the size from which a paste shows as one line in
@@ -20,8 +22,8 @@ const maxInputHeight = 6
 // under it.
 type input struct {
 	ta      editor
-	st      Styles
-	keys    KeyMap
+	st      theme.Styles
+	keys    keys.KeyMap
 	history []historyEntry
 	hpos    int           // index into history while browsing; len(history) when not
 	draft   historyEntry  // what was typed before browsing history
@@ -40,7 +42,7 @@ type input struct {
 // paste is a large paste: its placeholder in the box and its full text.
 type paste struct{ placeholder, text string }
 
-func newInput(st Styles, keys KeyMap, ws Workspace) input {
+func newInput(st theme.Styles, keys keys.KeyMap, ws Workspace) input {
 	ta := newEditor("› ", maxInputHeight, true, keys.Edit)
 	ta.placeholder = "Ask keel… (Enter sends, / commands, @ files, ! shell, ? help)"
 	ta.chipStyle = st.Chip
@@ -48,7 +50,7 @@ func newInput(st Styles, keys KeyMap, ws Workspace) input {
 }
 
 // restyle takes new styles, keeping what was typed.
-func (in *input) restyle(st Styles) {
+func (in *input) restyle(st theme.Styles) {
 	in.st = st
 	in.ta.chipStyle = st.Chip
 }

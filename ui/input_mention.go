@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // afterEdit follows the text after a key or a paste: while the cursor is
@@ -101,7 +102,7 @@ func (in *input) mentionRead(msg mentionMsg) string {
 		if msg.err != nil {
 			in.mentions = append(in.mentions[:i], in.mentions[i+1:]...)
 			in.syncChips()
-			return "not attached: " + clean(msg.err.Error())
+			return "not attached: " + common.Clean(msg.err.Error())
 		}
 		m.text, m.size, m.loaded = msg.text, msg.size, true
 		return ""

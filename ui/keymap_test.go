@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -37,7 +38,7 @@ func allBindings(v reflect.Value, path string, out map[string]key.Binding) {
 func keyBindings(t *testing.T, m *Model) map[string]key.Binding {
 	t.Helper()
 	bs := map[string]key.Binding{}
-	allBindings(reflect.ValueOf(m.keys), "KeyMap", bs)
+	allBindings(reflect.ValueOf(m.keys), "keys.KeyMap", bs)
 	if len(bs) < 40 {
 		t.Fatalf("found only %d bindings: the walk is broken", len(bs))
 	}
@@ -80,20 +81,18 @@ func mapKeys(m map[string]bool) []string {
 	return out
 }
 
-// TestKeysOnlyThroughTheKeyMap reads ui's source: no handler compares a
-// key press by its string or code (msg.String(), msg.Keystroke(),
-// msg.Code), and bindings are made only in keymap*.go. So every key the
-// UI answers to is a KeyMap binding, which the help lists (above).
+// TestKeysOnlyThroughTheKeyMap reads the source of ui and its packages:
+// no handler compares a key press by its string or code (msg.String(),
+// msg.Keystroke(), msg.Code), and bindings are made only in ui/keys. So
+// every key the UI answers to is a KeyMap binding, which the help lists
+// (above).
 func TestKeysOnlyThroughTheKeyMap(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	files := uiSources(t)
+	if len(files) < 20 {
+		t.Fatalf("found only %d source files: the walk is broken", len(files))
 	}
 	fset := token.NewFileSet()
 	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
 		src, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
@@ -111,17 +110,38 @@ func TestKeysOnlyThroughTheKeyMap(t *testing.T) {
 			if id, ok := sel.X.(*ast.Ident); ok && keyVars[id.Name] {
 				switch sel.Sel.Name {
 				case "String", "Keystroke", "Code", "Key":
-					t.Errorf("%s: compares a key outside the KeyMap (%s.%s); add a binding to KeyMap and use key.Matches",
+					t.Errorf("%s: compares a key outside the keys.KeyMap (%s.%s); add a binding to keys.KeyMap and use key.Matches",
 						fset.Position(sel.Pos()), id.Name, sel.Sel.Name)
 				}
 			}
-			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "key" && !strings.HasPrefix(name, "keymap") &&
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "key" && filepath.Dir(name) != "keys" &&
 				(sel.Sel.Name == "NewBinding" || sel.Sel.Name == "WithKeys") {
-				t.Errorf("%s: a binding made outside keymap*.go", fset.Position(sel.Pos()))
+				t.Errorf("%s: a binding made outside ui/keys", fset.Position(sel.Pos()))
 			}
 			return true
 		})
 	}
+}
+
+// uiSources is every Go file of ui and its packages but the tests.
+func uiSources(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && d.Name() == "testdata":
+			return filepath.SkipDir
+		case !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go"):
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 // keyPressNames is every name a file declares with the type

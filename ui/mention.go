@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // mentionCap is how much of a mentioned file is attached to the prompt.
@@ -47,9 +48,9 @@ func (m mention) cut() bool { return m.size > int64(len(m.text)) }
 // note describes the attachment for the transcript.
 func (m mention) note() string {
 	if m.cut() {
-		return fmt.Sprintf("%s (first %s of %s)", m.path, humanBytes(int64(len(m.text))), humanBytes(m.size))
+		return fmt.Sprintf("%s (first %s of %s)", m.path, common.Bytes(int64(len(m.text))), common.Bytes(m.size))
 	}
-	return fmt.Sprintf("%s (%s)", m.path, humanBytes(m.size))
+	return fmt.Sprintf("%s (%s)", m.path, common.Bytes(m.size))
 }
 
 // fileIndex is the workspace's files, listed in a command and kept; a new
@@ -110,15 +111,4 @@ func attachFiles(prompt string, ms []mention) string {
 		b.WriteString("</file>")
 	}
 	return b.String()
-}
-
-// humanBytes shows a size short: 512 B, 4.1 KiB, 1.2 MiB.
-func humanBytes(n int64) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }

@@ -8,6 +8,9 @@ import (
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/keys"
+	"github.com/keel-dev/keel/ui/theme"
 )
 
 // Model is keel's root Bubble Tea model. It routes messages to its
@@ -17,9 +20,9 @@ type Model struct {
 	opts    Options
 	ctx     context.Context
 	session *agent.Session
-	st      Styles
+	st      theme.Styles
 	r       *renderer
-	keys    KeyMap
+	keys    keys.KeyMap
 	// resumedTail is where the transcript holds a resumed session's last
 	// rounds (entries [0]:[1]) until its whole record replaces them.
 	resumedTail [2]int
@@ -55,9 +58,9 @@ func New(opts Options) *Model {
 	if opts.Dark != nil {
 		dark = *opts.Dark
 	}
-	st := NewStyles(dark, opts.NoColor)
-	r := &renderer{st: st, md: newMarkdown(st.glamourStyle())}
-	keys := DefaultKeyMap()
+	st := theme.New(dark, opts.NoColor)
+	r := &renderer{st: st, md: newMarkdown(st.GlamourStyle())}
+	keys := keys.Default()
 	m := &Model{
 		opts:    opts,
 		ctx:     context.Background(),
@@ -150,7 +153,7 @@ func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
 	case NoticeMsg:
 		m.notice(msg.Text)
 	case lateNoticeMsg:
-		m.notice(clean(msg.text))
+		m.notice(common.Clean(msg.text))
 		return waitNotice(m.opts.LateNotices)
 	case ErrorMsg:
 		m.errorCard(msg.Text)
@@ -207,7 +210,7 @@ func (m *Model) setDark(dark bool) {
 	if m.opts.Dark != nil || dark == m.st.Dark {
 		return
 	}
-	m.st = NewStyles(dark, m.opts.NoColor)
+	m.st = theme.New(dark, m.opts.NoColor)
 	m.r.restyle(m.st)
 	m.ruleW = 0
 	m.input.restyle(m.st)

@@ -1,8 +1,9 @@
 package ui
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"errors"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"

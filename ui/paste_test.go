@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/ui/keys"
 )
 
 // Terminals end pasted lines with LF, CRLF or a lone CR (tmux's
@@ -61,7 +62,7 @@ func TestPasteNewlines(t *testing.T) {
 			}
 		})
 		t.Run(c.name+"/reason line", func(t *testing.T) {
-			e := newEditor("", 1, false, defaultEditKeys())
+			e := newEditor("", 1, false, keys.Default().Edit)
 			e.Update(tea.PasteMsg{Content: "one" + c.nl + "two"})
 			if got := e.Value(); got != "one two" {
 				t.Fatalf("a one-line box holds %q, want %q", got, "one two")

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/discipline"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // planPanelWidth is the panel's width on a screen width columns wide: a
@@ -102,7 +103,7 @@ func (p *planPanel) newTask() {
 
 func (p *planPanel) visible() bool { return p.plan != nil && !p.hidden }
 
-func (r *renderer) stepGlyph(status string) (string, styleRenderer) {
+func (r *renderer) stepGlyph(status string) (string, common.Styler) {
 	switch status {
 	case agent.StepActive:
 		return r.spinner(), r.st.Accent
@@ -128,9 +129,9 @@ func (p *planPanel) view(r *renderer, width, height int) string {
 		title += " · " + pl.Status
 	}
 	lines := []string{r.st.Title.Render(ansi.Truncate(title, inner, "…"))}
-	lines = append(lines, wrapStyled(r.st.Bold.UnsetBold(), pl.Goal, inner)...)
+	lines = append(lines, common.Wrap(r.st.Bold.UnsetBold(), pl.Goal, inner)...)
 	if pl.Strategy != "" {
-		lines = append(lines, wrapStyled(r.st.Dim.Italic(true), "strategy: "+pl.Strategy, inner)...)
+		lines = append(lines, common.Wrap(r.st.Dim.Italic(true), "strategy: "+pl.Strategy, inner)...)
 	}
 	lines = append(lines, "")
 	for _, s := range pl.Steps {
@@ -139,7 +140,7 @@ func (p *planPanel) view(r *renderer, width, height int) string {
 	if foot := p.footer(); len(foot) > 0 {
 		lines = append(lines, "", r.st.Bold.Render("report"))
 		for _, f := range foot {
-			lines = append(lines, wrapStyled(r.st.Dim, f, inner)...)
+			lines = append(lines, common.Wrap(r.st.Dim, f, inner)...)
 		}
 	}
 	if len(lines) > height {
@@ -165,8 +166,8 @@ func (r *renderer) stepLines(s agent.Step, width int) []string {
 		out = append(out, prefix+style.Render(l))
 	}
 	if s.Note != "" && (s.Status == agent.StepFailed || s.Status == agent.StepSkipped) {
-		note := wrapStyled(r.st.Dim.Italic(true), s.Note, width-4)
-		indent(note, "    ")
+		note := common.Wrap(r.st.Dim.Italic(true), s.Note, width-4)
+		common.Indent(note, "    ")
 		out = append(out, note...)
 	}
 	return out
@@ -199,7 +200,7 @@ func (p *planPanel) footer() []string {
 		out = append(out, "tools: "+strings.Join(rates, ", "))
 	}
 	if p.ctxWindow > 0 {
-		out = append(out, fmt.Sprintf("context %d%% of %s", p.ctxTokens*100/p.ctxWindow, humanTokens(p.ctxWindow)))
+		out = append(out, fmt.Sprintf("context %d%% of %s", p.ctxTokens*100/p.ctxWindow, common.Tokens(p.ctxWindow)))
 	}
 	return out
 }

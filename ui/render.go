@@ -1,37 +1,31 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/keel-dev/keel/internal/termtext"
+	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/theme"
 )
 
 // renderer draws entries; it holds what every entry needs to be drawn and
 // nothing that changes per entry.
 type renderer struct {
-	st    Styles
+	st    theme.Styles
 	md    *markdown
 	frame int // spinner frame, for running tool calls
 }
 
-// maxCollapsedDiff is how many diff lines an edit shows before it is expanded.
-const maxCollapsedDiff = 12
-
-// spinnerFrames is the spinner shown while the agent works.
-var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
-
-func (r *renderer) spinner() string { return spinnerFrames[r.frame%len(spinnerFrames)] }
+func (r *renderer) spinner() string { return common.Spinner(r.frame) }
 
 // tick advances the spinner one frame.
 func (r *renderer) tick() { r.frame++ }
 
 // restyle draws with new styles from now on.
-func (r *renderer) restyle(st Styles) { r.st, r.md = st, newMarkdown(st.glamourStyle()) }
+func (r *renderer) restyle(st theme.Styles) { r.st, r.md = st, newMarkdown(st.GlamourStyle()) }
 
 // lines renders e for width columns (the gutter is added by the caller).
 // Every entry ends with one blank line, the gap to the next. The entry's
@@ -39,7 +33,7 @@ func (r *renderer) restyle(st Styles) { r.st, r.md = st, newMarkdown(st.glamourS
 // escape sequence.
 func (r *renderer) lines(e *entry, width int) []string {
 	var out []string
-	text := clean(e.text)
+	text := common.Clean(e.text)
 	switch e.kind {
 	case kindUser:
 		out = r.user(e, text, width)
@@ -56,9 +50,9 @@ func (r *renderer) lines(e *entry, width int) []string {
 	case kindCard:
 		out = r.card(e, width)
 	case kindError:
-		out = wrapStyled(r.st.ErrorCard, "✗ "+text, width)
+		out = common.Wrap(r.st.ErrorCard, "✗ "+text, width)
 	case kindNotice:
-		out = wrapStyled(r.st.Dim, "· "+text, width)
+		out = common.Wrap(r.st.Dim, "· "+text, width)
 	}
 	return append(out, "")
 }
@@ -81,14 +75,14 @@ func (r *renderer) user(e *entry, text string, width int) []string {
 		}
 	}
 	if e.attached != "" {
-		wrapped = append(wrapped, "  "+r.st.Dim.Render(ansi.Truncate(clean(e.attached), max(width-2, 1), "…")))
+		wrapped = append(wrapped, "  "+r.st.Dim.Render(ansi.Truncate(common.Clean(e.attached), max(width-2, 1), "…")))
 	}
 	return wrapped
 }
 
 // withChips styles a line of a prompt, its chips (@file mentions) as
 // chips and the rest with style.
-func (r *renderer) withChips(line string, chips []string, style styleRenderer) string {
+func (r *renderer) withChips(line string, chips []string, style common.Styler) string {
 	if len(chips) == 0 {
 		return style.Render(line)
 	}
@@ -124,8 +118,8 @@ func (r *renderer) reasoning(e *entry, text string, width int) []string {
 	}
 	out := []string{r.st.Dim.Render(ansi.Truncate(head, width, "…"))}
 	if e.expanded {
-		out = append(out, wrapStyled(r.st.Dim.Italic(true), text, width-2)...)
-		indent(out[1:], "  ")
+		out = append(out, common.Wrap(r.st.Dim.Italic(true), text, width-2)...)
+		common.Indent(out[1:], "  ")
 	}
 	return out
 }
@@ -149,14 +143,14 @@ func (r *renderer) tool(e *entry, width int) []string {
 	}
 	suffix := r.st.Dim.Render("  " + strings.Join(tail, " · "))
 	room := width - ansi.StringWidth(head) - ansi.StringWidth(suffix) - 1
-	if arg := keyArgument(t.name, t.args); arg != "" && room > 3 {
+	if arg := common.KeyArgument(t.name, t.args); arg != "" && room > 3 {
 		head += " " + ansi.Truncate(arg, room, "…")
 	}
 	out := []string{head + suffix}
 	return append(out, r.toolBody(e, width)...)
 }
 
-func (r *renderer) toolIcon(t *toolCall) (string, styleRenderer) {
+func (r *renderer) toolIcon(t *toolCall) (string, common.Styler) {
 	switch t.state {
 	case toolRunning:
 		return r.spinner(), r.st.Accent
@@ -174,13 +168,13 @@ func (r *renderer) toolBody(e *entry, width int) []string {
 	t := e.tool
 	var out []string
 	if t.denyReason != "" {
-		out = append(out, wrapStyled(r.st.Warn, "reason: "+t.denyReason, width-2)...)
+		out = append(out, common.Wrap(r.st.Warn, "reason: "+t.denyReason, width-2)...)
 	}
 	if t.diff != "" {
-		out = append(out, r.diff(t.diff, width-2, !e.expanded)...)
+		out = append(out, common.Diff(r.st, t.diff, width-2, !e.expanded)...)
 	}
 	if e.expanded && t.output != "" && (t.diff == "" || t.state == toolFailed) {
-		out = append(out, wrapStyled(r.st.Dim, strings.TrimRight(t.output, "\n"), width-2)...)
+		out = append(out, common.Wrap(r.st.Dim, strings.TrimRight(t.output, "\n"), width-2)...)
 	}
 	if !e.expanded && t.user && t.output != "" {
 		out = append(out, r.outputTail(t.output, width-2)...)
@@ -190,7 +184,7 @@ func (r *renderer) toolBody(e *entry, width int) []string {
 			out = append(out, r.st.Fail.UnsetBold().Render(ansi.Truncate(l, width-2, "…")))
 		}
 	}
-	indent(out, "  ")
+	common.Indent(out, "  ")
 	return out
 }
 
@@ -201,88 +195,10 @@ const shellTailLines = 8
 // outputTail is the last lines of a command's output, saying how many
 // came before them.
 func (r *renderer) outputTail(output string, width int) []string {
-	lines := wrapStyled(r.st.Dim, strings.TrimRight(output, "\n"), width)
+	lines := common.Wrap(r.st.Dim, strings.TrimRight(output, "\n"), width)
 	if len(lines) <= shellTailLines {
 		return lines
 	}
 	more := r.st.Dim.Render(fmt.Sprintf("… %d earlier lines (ctrl+o expands)", len(lines)-shellTailLines))
 	return append([]string{more}, lines[len(lines)-shellTailLines:]...)
-}
-
-// diff colours a unified diff; abridged, it keeps the first lines and says
-// how many more there are.
-func (r *renderer) diff(d string, width int, abridged bool) []string {
-	lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
-	more := 0
-	if abridged && len(lines) > maxCollapsedDiff {
-		more = len(lines) - maxCollapsedDiff
-		lines = lines[:maxCollapsedDiff]
-	}
-	out := make([]string, 0, len(lines)+1)
-	for _, l := range lines {
-		l = ansi.Truncate(strings.ReplaceAll(l, "\t", "    "), width, "…")
-		switch {
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-			out = append(out, r.st.Bold.Render(l))
-		case strings.HasPrefix(l, "@@"):
-			out = append(out, r.st.DiffHunk.Render(l))
-		case strings.HasPrefix(l, "+"):
-			out = append(out, r.st.DiffAdd.Render(l))
-		case strings.HasPrefix(l, "-"):
-			out = append(out, r.st.DiffDel.Render(l))
-		default:
-			out = append(out, l)
-		}
-	}
-	if more > 0 {
-		out = append(out, r.st.Dim.Render(fmt.Sprintf("… %d more lines (ctrl+o expands)", more)))
-	}
-	return out
-}
-
-// styleRenderer is the one method of lipgloss.Style the renderers use.
-type styleRenderer interface{ Render(...string) string }
-
-// wrapStyled wraps text to width and styles each line.
-func wrapStyled(s styleRenderer, text string, width int) []string {
-	lines := strings.Split(ansi.Wrap(text, max(width, 1), ""), "\n")
-	for i, l := range lines {
-		lines[i] = s.Render(l)
-	}
-	return lines
-}
-
-func indent(lines []string, prefix string) {
-	for i := range lines {
-		lines[i] = prefix + lines[i]
-	}
-}
-
-// keyArgument picks the argument that says most about a call: the command,
-// the path, the pattern; otherwise the compact JSON.
-func keyArgument(tool, args string) string {
-	var m map[string]any
-	if json.Unmarshal([]byte(args), &m) != nil {
-		return oneLine(args)
-	}
-	for _, k := range []string{"command", "path", "pattern", "goal", "query", "url"} {
-		if v, ok := m[k].(string); ok && v != "" {
-			return oneLine(v)
-		}
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s=%v", k, m[k]))
-	}
-	return oneLine(strings.Join(parts, " "))
-}
-
-// oneLine makes s one sanitised line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(clean(s)), " ")
 }

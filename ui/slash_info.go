@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // StatusInfo is what /status reports that only cmd/keel knows. Nothing in
@@ -28,7 +29,7 @@ func (m *Model) cmdCost(string) tea.Cmd {
 		return nil
 	}
 	line := func(label string, u llm.Usage, cost *float64) string {
-		return fmt.Sprintf("%-8s %s in · %s out · %s", label, thousands(u.PromptTokens), thousands(u.CompletionTokens), costText(cost))
+		return fmt.Sprintf("%-8s %s in · %s out · %s", label, common.Thousands(u.PromptTokens), common.Thousands(u.CompletionTokens), common.Cost(cost))
 	}
 	lines := []string{"cost",
 		line("task", s.task, s.taskCost()),
@@ -54,7 +55,7 @@ func (m *Model) cmdStatus(string) tea.Cmd {
 		{"session", id},
 		{"datalog", orText(info.DatalogPath, "off")},
 		{"sandbox", orUnknown(info.Sandbox)},
-		{"mcp", plural(info.MCPServers, "server") + " configured (/mcp for their state)"},
+		{"mcp", common.Plural(info.MCPServers, "server") + " configured (/mcp for their state)"},
 	}
 	lines := []string{"status"}
 	for _, r := range rows {

@@ -9,6 +9,8 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/theme"
 )
 
 // statusBar shows the agent's state, provider and model, context use,
@@ -54,7 +56,7 @@ func (s *statusBar) startUsage(t datalog.Totals) {
 	s.tokensIn, s.tokensOut, s.cost = t.TokensIn, t.TokensOut, nil
 	s.task, s.taskBase, s.toolCalls = llm.Usage{}, 0, 0
 	if t.TokensIn+t.TokensOut > 0 { // nothing used: no cost to show yet, as in a new session
-		s.cost = loggedCost(t.Cost, t.TokensIn+t.TokensOut)
+		s.cost = common.LoggedCost(t.Cost, t.TokensIn+t.TokensOut)
 	}
 }
 
@@ -163,7 +165,7 @@ func (s *statusBar) working() bool {
 
 // view renders one line for width columns; the right part is dropped
 // piece by piece when there is no room.
-func (s *statusBar) view(st Styles, r *renderer, width int) string {
+func (s *statusBar) view(st theme.Styles, r *renderer, width int) string {
 	if s.hint != "" {
 		return st.Warn.Render(ansi.Truncate(s.hint, width, "…"))
 	}
@@ -177,13 +179,13 @@ func (s *statusBar) view(st Styles, r *renderer, width int) string {
 	if s.window > 0 {
 		parts = append(parts, fmt.Sprintf("ctx %d%%", s.ctxTokens*100/s.window))
 	}
-	tok := fmt.Sprintf("%s in · %s out", humanTokens(s.tokensIn), humanTokens(s.tokensOut))
+	tok := fmt.Sprintf("%s in · %s out", common.Tokens(s.tokensIn), common.Tokens(s.tokensOut))
 	if s.cost != nil {
-		tok += " · " + costText(s.cost)
+		tok += " · " + common.Cost(s.cost)
 	}
-	parts = append(parts, tok, plural(s.toolCalls, "call"))
+	parts = append(parts, tok, common.Plural(s.toolCalls, "call"))
 	if s.nextCheck > 0 {
-		parts = append(parts, "checkpoint in "+plural(s.nextCheck, "call"))
+		parts = append(parts, "checkpoint in "+common.Plural(s.nextCheck, "call"))
 	}
 	for len(parts) > 0 {
 		right := st.Status.Render(strings.Join(parts, " │ "))
@@ -207,17 +209,6 @@ func (s *statusBar) modelLabel() string {
 		return s.model
 	}
 	return s.provider
-}
-
-// humanTokens shows a token count short: 950, 12.3k, 1.2M.
-func humanTokens(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 1_000_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1000)
-	}
-	return fmt.Sprintf("%.1fM", float64(n)/1e6)
 }
 
 // taskCost is the current (or last) task's cost: what the session's grew

@@ -1,6 +1,10 @@
 package ui
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/keel-dev/keel/ui/common"
+)
 
 // gutter is the width of the column left of every entry, where the
 // selection marker goes.
@@ -112,7 +116,7 @@ func (t *transcript) linesOf(e *entry, width int) []string {
 	}
 	lines := t.r.lines(e, width-gutter)
 	for i, l := range lines {
-		lines[i] = fitLine(l, width-gutter) // padded once here, not per frame
+		lines[i] = common.Fit(l, width-gutter) // padded once here, not per frame
 	}
 	*c = renderCache{width: width, version: e.version, valid: true, lines: lines}
 	return lines
@@ -143,7 +147,7 @@ func (t *transcript) view(width, height int) []string {
 		out = append(out, "")
 	}
 	if n := t.newBelow(); n > 0 || (!t.follow && t.grewBelow) { // over the last line: what arrived below is not missed
-		out[height-1] = fitLine(t.r.newBelow(n, width), width)
+		out[height-1] = common.Fit(t.r.newBelow(n, width), width)
 	}
 	return out
 }
@@ -212,7 +216,7 @@ func (t *transcript) withGutter(i int, line string, left int) string {
 func (t *transcript) lastAnswer() string {
 	for i := len(t.entries) - 1; i >= 0; i-- {
 		if e := t.entries[i]; e.kind == kindAssistant && strings.TrimSpace(e.text) != "" {
-			return clean(e.text)
+			return common.Clean(e.text)
 		}
 	}
 	return ""

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // liveRound is the round that is streaming, owned by the transcript that
@@ -187,14 +188,14 @@ func (t *transcript) finishShell(e *entry, msg shellDoneMsg) {
 	c := e.tool
 	switch {
 	case msg.denied:
-		c.state, c.denyReason = toolDenied, clean(msg.reason)
+		c.state, c.denyReason = toolDenied, common.Clean(msg.reason)
 		if c.denyReason == "" {
 			c.denyReason = "you denied it"
 		}
 	case msg.err != nil:
-		c.state, c.output = toolFailed, clean(msg.err.Error())
+		c.state, c.output = toolFailed, common.Clean(msg.err.Error())
 	default:
-		c.output, c.exitCode, c.duration = clean(msg.res.Output), msg.res.ExitCode, msg.duration
+		c.output, c.exitCode, c.duration = common.Clean(msg.res.Output), msg.res.ExitCode, msg.duration
 		c.state, c.note = toolOK, "output goes with your next prompt"
 		if msg.res.IsError {
 			c.state = toolFailed

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // View draws the screen. It only composes cached lines of what is visible;
@@ -76,7 +77,7 @@ func (m *Model) mainView() string {
 	}
 	overlay = overlay[:min(len(overlay), h)]
 	for i, l := range overlay {
-		overlay[i] = fitLine(l, w)
+		overlay[i] = common.Fit(l, w)
 	}
 	body := m.tr.view(w, h-len(overlay)) // lines come padded to w
 	body = append(body, overlay...)
@@ -97,19 +98,6 @@ func (m *Model) bottomView() string {
 	rows = append(rows, m.rule(), m.input.view())
 	rows = append(rows, m.status.view(m.st, m.r, m.width))
 	return strings.Join(rows, "\n")
-}
-
-// fitLine pads or cuts a line to exactly width columns, so panels joined
-// beside it line up.
-func fitLine(l string, width int) string {
-	w := ansi.StringWidth(l)
-	switch {
-	case w > width:
-		return ansi.Truncate(l, width, "")
-	case w < width:
-		return l + strings.Repeat(" ", width-w)
-	}
-	return l
 }
 
 // allHelp is the whole `?` help for width columns.
@@ -148,7 +136,7 @@ func (m *Model) helpScreen() string {
 		lines = append(lines, "")
 	}
 	for i, l := range lines {
-		lines[i] = fitLine(l, w)
+		lines[i] = common.Fit(l, w)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/keel-dev/keel/ui/common"
 )
 
 // welcomeSteps explains, on first run, how to configure a provider;
@@ -52,8 +53,8 @@ func (m *Model) welcomeView() string {
 	w := min(m.width-4, 76)
 	st := m.st
 	var lines []string
-	add := func(style styleRenderer, text string) {
-		lines = append(lines, wrapStyled(style, text, w)...)
+	add := func(style common.Styler, text string) {
+		lines = append(lines, common.Wrap(style, text, w)...)
 	}
 	add(st.Title, "Welcome to keel")
 	lines = append(lines, "")
@@ -61,17 +62,17 @@ func (m *Model) welcomeView() string {
 	lines = append(lines, "")
 	for _, t := range welcomeSteps(m.opts.ConfigPath) {
 		add(st.Bold, t.head)
-		body := wrapStyled(st.Accent, t.body, w-3)
-		indent(body, "   ")
+		body := common.Wrap(st.Accent, t.body, w-3)
+		common.Indent(body, "   ")
 		lines = append(append(lines, body...), "")
 	}
 	add(st.Bold, "Or look around first:")
-	body := wrapStyled(st.Accent, "press d (or run keel --demo): a scripted model, no LLM and no key, shows everything keel does in a minute", w-3)
-	indent(body, "   ")
+	body := common.Wrap(st.Accent, "press d (or run keel --demo): a scripted model, no LLM and no key, shows everything keel does in a minute", w-3)
+	common.Indent(body, "   ")
 	lines = append(append(lines, body...), "")
 	add(st.Dim, welcomeKeysLine)
 	for i, l := range lines {
-		lines[i] = fitLine(l, w) // one block, left-aligned, centred as a whole
+		lines[i] = common.Fit(l, w) // one block, left-aligned, centred as a whole
 	}
 	body2 := lipgloss.Place(m.width, m.height-1, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"))
 	return body2 + "\n" + m.welcomeFooter()
@@ -84,5 +85,5 @@ func (m *Model) welcomeFooter() string {
 	if m.status.hint != "" {
 		text += " · " + m.status.hint
 	}
-	return m.st.Warn.Render(fitLine(text, m.width))
+	return m.st.Warn.Render(common.Fit(text, m.width))
 }

@@ -17,6 +17,9 @@ var charmPrefixes = []string{"charm.land/", "github.com/charmbracelet/"}
 // cobra is the CLI library: only cmd/keel and its subpackages use it.
 const cobraPkg = "github.com/spf13/cobra"
 
+// uiChildForbidden is what no package below ui may import.
+var uiChildForbidden = []string{module + "/cmd", module + "/config", cobraPkg}
+
 var importRules = []struct {
 	pkg       string
 	forbidden []string // these packages and everything below them
@@ -35,6 +38,11 @@ var importRules = []struct {
 	{pkg: module + "/agent/datalog", forbidden: append([]string{module + "/ui", module + "/tools", module + "/discipline", module + "/internal/termtext", module + "/cmd", cobraPkg}, charmPrefixes...), exact: []string{module + "/agent"}},
 	{pkg: module + "/agent/demo", forbidden: append([]string{module + "/ui", module + "/cmd", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/ui", forbidden: []string{module + "/cmd", module + "/config", cobraPkg}},
+	// ui's packages by concern: none imports the root model (ui itself),
+	// cmd/, config or cobra; theme and keys import nothing of keel's.
+	{pkg: module + "/ui/theme", forbidden: []string{module + "/", cobraPkg}},
+	{pkg: module + "/ui/keys", forbidden: []string{module + "/", cobraPkg}},
+	{pkg: module + "/ui/common", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
 	{pkg: module + "/cmd/keel/headless", forbidden: append([]string{module + "/ui", module + "/agent/llmtest", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/agent/recall", forbidden: append([]string{module + "/ui", module + "/cmd", module + "/config", cobraPkg}, charmPrefixes...), exact: []string{module + "/agent"}},
 	{pkg: module + "/tools/mcp", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config", module + "/cmd", cobraPkg}, charmPrefixes...)},
@@ -56,6 +64,24 @@ func TestImportRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEveryUIPackageHasARule: a package added below ui gets its line in
+// importRules (none may import the root model, cmd/ or config).
+func TestEveryUIPackageHasARule(t *testing.T) {
+	out, err := exec.Command("go", "list", module+"/ui/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	ruled := map[string]bool{}
+	for _, r := range importRules {
+		ruled[r.pkg] = true
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if !ruled[pkg] {
+			t.Errorf("%s has no import rule in importRules", pkg)
+		}
 	}
 }
 
@@ -115,6 +141,8 @@ func TestViolationDetectsForbiddenEdges(t *testing.T) {
 		{module + "/discipline", "fmt", nil, true, false},
 		{module + "/discipline", "golang.org/x/text", nil, true, true},
 		{module + "/agent/datalog", module + "/tools", []string{module + "/tools"}, false, true},
+		{module + "/ui/theme", module + "/agent", []string{module + "/"}, false, true},
+		{module + "/ui/theme", "charm.land/lipgloss/v2", []string{module + "/"}, false, false},
 	}
 	for _, c := range cases {
 		got := violation(c.pkg, c.dep, c.forbidden, c.onlyStd) != ""

@@ -1,4 +1,10 @@
-package ui
+// Package keys is keel's one KeyMap: every key the TUI answers to, as a
+// bubbles key.Binding grouped by where it works (the main screen, the
+// editor, the completion list, the dialogs, the datalog browser, the help,
+// the welcome screen). KeyMap implements help.KeyMap, `?` lists every
+// binding, and bindings are made only in this package (ui's keymap_test.go
+// checks both).
+package keys
 
 import (
 	"charm.land/bubbles/v2/help"
@@ -7,8 +13,8 @@ import (
 
 // KeyMap is every key keel answers to, grouped by where it works. It
 // implements help.KeyMap, and `?` lists every binding of every group
-// (keymap_test.go checks both that and that no handler compares a key
-// outside it): the main screen, the editor, the dialogs, the datalog
+// (ui's keymap_test.go checks both that and that no handler compares a
+// key outside it): the main screen, the editor, the dialogs, the datalog
 // browser, the help itself and the welcome screen.
 type KeyMap struct {
 	Send        key.Binding
@@ -45,8 +51,8 @@ func bind(label, desc string, keys ...string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, desc))
 }
 
-// DefaultKeyMap is keel's key map.
-func DefaultKeyMap() KeyMap {
+// Default is keel's key map.
+func Default() KeyMap {
 	return KeyMap{
 		Send:        bind("enter", "send (queued while keel works)", "enter"),
 		HistoryPrev: bind("↑", "previous prompt (on the first line)", "up"),
@@ -75,15 +81,15 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// keySection is one titled group of bindings in the help.
-type keySection struct {
-	title string
-	keys  []key.Binding
+// Section is one titled group of bindings in the help.
+type Section struct {
+	Title string
+	Keys  []key.Binding
 }
 
-// sections is every binding, grouped as `?` shows them.
-func (k KeyMap) sections() []keySection {
-	return []keySection{
+// Sections is every binding, grouped as `?` shows them.
+func (k KeyMap) Sections() []Section {
+	return []Section{
 		{"Keys", []key.Binding{k.Send, k.HistoryPrev, k.HistoryNext, k.Complete, k.Cancel, k.ClearInput, k.Quit,
 			k.PageUp, k.PageDown, k.Home, k.End, k.SelectPrev, k.SelectNext, k.Expand,
 			k.Plan, k.Log, k.Copy, k.Help}},
@@ -107,8 +113,8 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is every binding, one column per section.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	var cols [][]key.Binding
-	for _, s := range k.sections() {
-		cols = append(cols, s.keys)
+	for _, s := range k.Sections() {
+		cols = append(cols, s.Keys)
 	}
 	return cols
 }

@@ -1,4 +1,7 @@
-package ui
+// Package theme holds the one Styles value every ui package draws with,
+// built once for the terminal's background (light or dark) and NO_COLOR.
+// Children receive it from the root model and never build their own.
+package theme
 
 import (
 	"image/color"
@@ -37,9 +40,9 @@ type Styles struct {
 	Help      help.Styles
 }
 
-// NewStyles builds the styles for a dark or light background; with noColor
+// New builds the styles for a dark or light background; with noColor
 // only attributes (bold, faint, reverse) are used, as NO_COLOR asks.
-func NewStyles(dark, noColor bool) Styles {
+func New(dark, noColor bool) Styles {
 	ld := lipgloss.LightDark(dark)
 	c := func(light, darkC string) color.Color {
 		if noColor {
@@ -87,9 +90,9 @@ func NewStyles(dark, noColor bool) Styles {
 	return s
 }
 
-// glamourStyle is the built-in glamour style for the background; built-in
+// GlamourStyle is the built-in glamour style for the background; built-in
 // names are compiled in, so making a renderer reads no file.
-func (s Styles) glamourStyle() string {
+func (s Styles) GlamourStyle() string {
 	switch {
 	case s.NoColor:
 		return "notty"

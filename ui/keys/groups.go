@@ -1,4 +1,4 @@
-package ui
+package keys
 
 import "charm.land/bubbles/v2/key"
 

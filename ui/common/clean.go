@@ -1,0 +1,119 @@
+package common
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/internal/termtext"
+)
+
+// The model's answers and arguments, tool output, file content and plans
+// are sanitised (termtext.Sanitize) where they enter the UI, so no escape
+// sequence or control character of theirs reaches the terminal: the
+// agent's events in apply, the Bridge's questions, a resumed history. The
+// text of transcript entries (streamed answers, whose deltas may split a
+// sequence, and prompts) is sanitised when it is rendered, and the datalog
+// browser sanitises what it draws. lipgloss and glamour pass such
+// sequences through, and Bubble Tea's renderer acts on a carriage return.
+
+// Clean is termtext.Sanitize, short for the many fields ui sanitises.
+func Clean(s string) string { return termtext.Sanitize(s) }
+
+// CleanEvent returns ev with its text sanitised. Deltas are left whole:
+// a sequence may be split across them, so the text they build is
+// sanitised when rendered.
+func CleanEvent(ev agent.Event) agent.Event {
+	switch e := ev.(type) {
+	case agent.StateChanged:
+		e.Detail = Clean(e.Detail)
+		return e
+	case agent.AnswerRestarted:
+		e.Reason = Clean(e.Reason)
+		return e
+	case agent.ToolStarted:
+		e.Name, e.Args = Clean(e.Name), Clean(e.Args)
+		return e
+	case agent.ToolFinished:
+		e.Name, e.Args, e.Output = Clean(e.Name), Clean(e.Args), Clean(e.Output)
+		e.DenyReason, e.Diff = Clean(e.DenyReason), Clean(e.Diff)
+		return e
+	case agent.InterventionFired:
+		e.Intervention = CleanIntervention(e.Intervention)
+		return e
+	case agent.InterventionAnswered:
+		e.Text = Clean(e.Text)
+		return e
+	case agent.ReportUpdated:
+		e.Lines, e.Stalled = CleanAll(e.Lines), CleanAll(e.Stalled)
+		return e
+	case agent.PlanChanged:
+		e.Plan = CleanPlan(e.Plan)
+		return e
+	case agent.Retrying:
+		e.Provider, e.Kind, e.Err = Clean(e.Provider), Clean(e.Kind), Clean(e.Err)
+		return e
+	case agent.Notice:
+		e.Text = Clean(e.Text)
+		return e
+	case agent.TaskStopped:
+		e.Message, e.Result = Clean(e.Message), Clean(e.Result)
+		if e.Err != nil {
+			if msg := Clean(e.Err.Error()); msg != e.Err.Error() {
+				e.Err = errors.New(msg)
+			}
+		}
+		return e
+	}
+	return ev
+}
+
+// CleanIntervention returns in with its text sanitised.
+func CleanIntervention(in agent.Intervention) agent.Intervention {
+	in.Kind, in.Why, in.Message, in.Reply = Clean(in.Kind), Clean(in.Why), Clean(in.Message), Clean(in.Reply)
+	return in
+}
+
+// CleanPlan returns p sanitised; its steps are copied first when one
+// changes, as the agent owns the slice.
+func CleanPlan(p agent.Plan) agent.Plan {
+	p.Goal, p.Strategy, p.Status = Clean(p.Goal), Clean(p.Strategy), Clean(p.Status)
+	copied := false
+	for i, s := range p.Steps {
+		c := s
+		c.Title, c.Status, c.Note = Clean(s.Title), Clean(s.Status), Clean(s.Note)
+		if c == s {
+			continue
+		}
+		if !copied {
+			p.Steps, copied = slices.Clone(p.Steps), true
+		}
+		p.Steps[i] = c
+	}
+	return p
+}
+
+// CleanPermission returns r with its text sanitised (a copy, for display).
+func CleanPermission(r agent.PermissionRequest) agent.PermissionRequest {
+	r.Tool, r.Args, r.Summary = Clean(r.Tool), Clean(r.Args), Clean(r.Summary)
+	r.Reason, r.Grant = Clean(r.Reason), Clean(r.Grant)
+	return r
+}
+
+// CleanAll returns ss sanitised, copied only when a string changes.
+func CleanAll(ss []string) []string {
+	var out []string
+	for i, s := range ss {
+		c := Clean(s)
+		if c != s && out == nil {
+			out = slices.Clone(ss)
+		}
+		if out != nil {
+			out[i] = c
+		}
+	}
+	if out == nil {
+		return ss
+	}
+	return out
+}
