@@ -36,11 +36,6 @@ type Options struct {
 	SessionID     string
 	Now           func() time.Time
 	EventBuffer   int
-	// OnFirstAnswer, when set, runs once, when the session's first answer
-	// has arrived: start-up work (the datalog's open beside the first
-	// request, a resumed history's load) is over by then. cmd/keel narrows
-	// the process to one processor there (internal/procs).
-	OnFirstAnswer func()
 
 	// A resumed session's state.
 	History  []llm.Message

@@ -22,8 +22,6 @@ type Session struct {
 	conv *conversation // the history and the plan
 	out  *outbox
 
-	firstAnswer sync.Once // runs opts.OnFirstAnswer
-
 	mu        sync.Mutex // guards the fields below
 	state     State
 	cancel    context.CancelFunc

@@ -124,9 +124,6 @@ func (t *task) round(ctx context.Context) (llm.Response, *stop) {
 		t.s.setState(StateThinking, "")
 		resp, err := t.stream(ctx)
 		if err == nil {
-			if f := t.s.opts.OnFirstAnswer; f != nil {
-				t.s.firstAnswer.Do(f)
-			}
 			t.compaction.ctxRetries = 0
 			return resp, nil
 		}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/keel-dev/keel/internal/procs"
+	"runtime"
 )
 
 // searchGo is grep without rg, with rg's defaults: binary files (a NUL
@@ -33,9 +33,7 @@ func searchGo(ctx context.Context, ws *Workspace, q grepQuery) ([]grepFile, bool
 	defer cancel()
 	ign := ws.ignorerFor(q.base)
 	w := &grepWalk{ctx: ctx, cancel: cancel, fsys: fsys, q: q, m: m, ign: ign}
-	workers, release := procs.Wide() // the walk is the one place keel computes in parallel
-	defer release()
-	files := w.run(ign.levelsAbove(q.base), workers)
+	files := w.run(ign.levelsAbove(q.base), runtime.GOMAXPROCS(0))
 	truncated := w.matches.Load() >= grepMaxCollect
 	if err := ctx.Err(); err != nil && !truncated {
 		return nil, false, err

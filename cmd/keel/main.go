@@ -10,20 +10,13 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/keel-dev/keel/internal/procs"
 	"github.com/keel-dev/keel/tools/sandbox"
 )
 
 // version is stamped at build time (make build).
 var version = "dev"
 
-// onceStarted runs when a session's first answer has arrived. main sets it
-// to narrow keel to one processor (internal/procs); tests, which call run
-// in their own process, leave it alone.
-var onceStarted = func() {}
-
 func main() {
-	onceStarted = procs.Narrow
 	sandbox.Main() // keel started as run_command's helper runs only that
 	// A command keel runs must not read keel's environment (API keys).
 	_ = sandbox.HideProcess()

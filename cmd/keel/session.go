@@ -163,7 +163,6 @@ func (a *app) agentOptions(cfg *config.Config, setup sessionSetup, m modelChoice
 		MaxBacktracks: cfg.Plan.MaxBacktrackAttempts,
 		CaptureBodies: cfg.Datalog.CaptureBodies,
 		Now:           time.Now,
-		OnFirstAnswer: onceStarted,
 	}
 }
 

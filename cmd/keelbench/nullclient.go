@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"runtime"
 	"strings"
 )
 
@@ -50,8 +49,7 @@ func nullTools() []map[string]any {
 // runNullClient plays the workload against $OPENAI_BASE_URL as keel would
 // be asked to, without keel: requests of keel's shape (a system prompt,
 // the tools, the stream options), each answer's calls given a result the
-// size of a workload file at once, until an answer has no calls; like
-// keel, it runs on one processor from the first answer on. It prints what
+// size of a workload file at once, until an answer has no calls. It prints what
 // keel's --output-format json would, for the runner.
 func runNullClient(stdout io.Writer) error {
 	base := strings.TrimSuffix(os.Getenv("OPENAI_BASE_URL"), "/")
@@ -68,9 +66,6 @@ func runNullClient(stdout io.Writer) error {
 		called, err := nullRound(base+"/chat/completions", body)
 		if err != nil {
 			return err
-		}
-		if calls == 0 {
-			runtime.GOMAXPROCS(1)
 		}
 		if called == "" {
 			break
