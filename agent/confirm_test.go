@@ -54,7 +54,7 @@ func TestPlanConfirmation(t *testing.T) {
 			s, srv := newSession(t, llmtest.Rounds(c.rounds...), func(o *Options) {
 				o.Tools = append(o.Tools, w)
 				o.ConfirmPlan = true
-				o.Discipline.PlanContinue = false
+				o.Discipline.Set("plan_continue", false)
 				if c.confirmer != nil {
 					o.Confirmer = c.confirmer
 				}

@@ -20,7 +20,7 @@ func TestOpenPlanStopsWithPlanFailedAfterReminders(t *testing.T) {
 		llmtest.TextRound("As I said, it is fine."),
 		llmtest.TextRound("Stopping here."),
 	)
-	s.opts.Discipline.PlanContinueMax = 3
+	s.opts.Discipline.Set("plan_continue_max", 3)
 	evs, st := runTask(t, context.Background(), s, "fix it")
 	if st.Reason != StopPlanFailed || !st.Reason.Halted() {
 		t.Fatalf("stop %s (%s), want plan_failed", st.Reason, st.Message)

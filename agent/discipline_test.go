@@ -49,7 +49,7 @@ func TestCadenceCheckpointsLandAfterCalls10And20(t *testing.T) {
 		t.Run(fmt.Sprintf("cadence %d", c.cadence), func(t *testing.T) {
 			s, srv := newSession(t, llmtest.Rounds(distinctCalls(25)...), func(o *Options) {
 				o.Discipline.ReflectionCadence = c.cadence
-				o.Discipline.StallCalls = 0
+				o.Discipline.Set("stall_calls", 0)
 			})
 			evs, st := runTask(t, context.Background(), s, "walk 25 files")
 			if st.Reason != StopCompleted {

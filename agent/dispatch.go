@@ -247,5 +247,5 @@ func (s *Session) verifies(o *outcome) bool {
 	if o.call.Name != tools.NameRunCommand || o.result.IsError {
 		return false
 	}
-	return discipline.IsVerifying(commandOf(o.call.Arguments), s.live.policy().VerifyPatterns)
+	return discipline.IsVerifying(commandOf(o.call.Arguments), s.live.policy().VerifyPatterns())
 }

@@ -26,7 +26,7 @@ func planCall(goal string, steps ...string) llmtest.Round {
 // planSession is a session whose tools include the real update_plan.
 func planSession(t *testing.T, rounds ...llmtest.Round) (*Session, *llmtest.Server) {
 	return newSession(t, llmtest.Rounds(rounds...), func(o *Options) {
-		o.Discipline.StallCalls = 0
+		o.Discipline.Set("stall_calls", 0)
 	})
 }
 

@@ -120,7 +120,7 @@ func TestHaltStopsTheRound(t *testing.T) {
 		o.Tools = []tools.Tool{tool}
 	})
 	_, st := runTask(t, context.Background(), s, "go")
-	halt := s.opts.Discipline.RepeatHalt
+	halt := s.opts.Discipline.Int("repeat_halt")
 	if st.Reason != StopLoopDetected || int(tool.calls.Load()) != halt {
 		t.Fatalf("stopped %s after %d of 50 calls; want loop_detected after %d", st.Reason, tool.calls.Load(), halt)
 	}

@@ -1,6 +1,10 @@
 package config
 
-import "time"
+import (
+	"time"
+
+	"github.com/keel-dev/keel/discipline"
+)
 
 // Config is keel's effective configuration: defaults overlaid by the user
 // file, the project file, the environment and flags. Load fills it; Source
@@ -22,7 +26,7 @@ type Config struct {
 	SandboxWritable   []string            `toml:"sandbox_writable"` // extra writable directories, "~/" expanded
 	Providers         map[string]Provider `toml:"providers"`
 	Permissions       Permissions         `toml:"permissions"`
-	Discipline        Discipline          `toml:"discipline"`
+	Discipline        discipline.Values   `toml:"discipline"` // keys declared by the guards (discipline.Settings)
 	Plan              Plan                `toml:"plan"`
 	Datalog           Datalog             `toml:"datalog"`
 	UI                UI                  `toml:"ui"`
@@ -64,27 +68,6 @@ const (
 	SandboxOn   = "on"   // required: refuse to run commands when unsupported
 	SandboxOff  = "off"  // never sandbox commands
 )
-
-// Discipline holds the [discipline] thresholds; 0 disables a rule.
-type Discipline struct {
-	Reread          int      `toml:"reread"`
-	RepeatWarn      int      `toml:"repeat_warn"`
-	RepeatHalt      int      `toml:"repeat_halt"`
-	ErrorStreak     int      `toml:"error_streak"`
-	ErrorStreakHalt int      `toml:"error_streak_halt"`
-	StallCalls      int      `toml:"stall_calls"`
-	Verify          bool     `toml:"verify"`
-	PlanContinue    bool     `toml:"plan_continue"`
-	PlanContinueMax int      `toml:"plan_continue_max"`
-	MonologueWarn   int      `toml:"monologue_warn"`
-	MonologueHalt   int      `toml:"monologue_halt"`
-	AlternationHalt int      `toml:"alternation_halt"`
-	VerifyPatterns  []string `toml:"verify_patterns"`
-	// VerifyPatternsExtra adds to VerifyPatterns (the user's own checks
-	// without restating keel's list).
-	VerifyPatternsExtra []string `toml:"verify_patterns_extra"`
-	VerifySkipSuffixes  []string `toml:"verify_skip_suffixes"`
-}
 
 // Plan holds the [plan] settings.
 type Plan struct {
@@ -134,42 +117,13 @@ func Defaults() *Config {
 			"openai": {Name: "openai", BaseURL: DefaultOpenAIBaseURL, APIKeyEnv: "OPENAI_API_KEY", Model: DefaultOpenAIModel, ContextWindow: DefaultContextWindow},
 			"ollama": {Name: "ollama", BaseURL: "http://localhost:11434/v1", ContextWindow: DefaultContextWindow},
 		},
-		Discipline: Discipline{
-			Reread: 3, RepeatWarn: 3, RepeatHalt: 4, ErrorStreak: 3, ErrorStreakHalt: 5,
-			StallCalls: 30, Verify: true, PlanContinue: true, PlanContinueMax: 3,
-			MonologueWarn: 3, MonologueHalt: 4, AlternationHalt: 6,
-			VerifyPatterns: DefaultVerifyPatterns(), VerifySkipSuffixes: DefaultVerifySkipSuffixes(),
-		},
-		Plan: Plan{MaxBacktrackAttempts: 3, StallThreshold: 5},
-		UI:   UI{Theme: "auto"},
+		Discipline: discipline.DefaultValues(),
+		Plan:       Plan{MaxBacktrackAttempts: 3, StallThreshold: 5},
+		UI:         UI{Theme: "auto"},
 	}
 	c.sources = map[string]Source{}
 	c.ignored = map[string]Source{}
 	return c
-}
-
-// DefaultVerifyPatterns returns the commands that count as verifying an
-// edit when they succeed: keel's one list (discipline.verify_patterns;
-// verify_patterns_extra adds to it).
-func DefaultVerifyPatterns() []string {
-	return []string{
-		"go test", "go build", "go vet", "make test", "make check", "make lint",
-		"cargo test", "cargo build", "cargo check", "cargo clippy",
-		"npm test", "npm run test", "npm run build", "npm run lint", "npx tsc", "tsc",
-		"yarn test", "pnpm test", "bun test", "deno test", "npx jest", "npx vitest",
-		"pytest", "python -m pytest", "python3 -m pytest", "mypy", "ruff", "eslint",
-		"golangci-lint", "staticcheck", "mvn test", "gradle test", "./gradlew test",
-		"dotnet test", "dotnet build", "swift test", "swift build", "mix test",
-		"rspec", "bundle exec rspec", "ctest", "zig build",
-	}
-}
-
-// DefaultVerifySkipSuffixes are the file suffixes whose edits need no
-// build or test: prose, and data and configuration files, which no test
-// command checks (a model that edits one is not asked to run the tests).
-func DefaultVerifySkipSuffixes() []string {
-	return []string{".md", ".markdown", ".txt", ".rst", ".adoc",
-		".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".env", ".csv"}
 }
 
 // Source reports where the value of a dotted key (such as

@@ -28,7 +28,7 @@ func Render(c *Config) string {
 			commentSafe(t.Dir), strings.Join(TrustedKeys(), ", "))
 	}
 	section := ""
-	for _, f := range fields {
+	for _, f := range allFields() {
 		if s, _, ok := strings.Cut(f.key, "."); ok && s != section {
 			section = s
 			fmt.Fprintf(&b, "\n[%s]\n", s)

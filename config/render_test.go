@@ -84,7 +84,7 @@ func TestInitTemplateParsesToDefaults(t *testing.T) {
 			}
 		})
 	}
-	for _, f := range fields {
+	for _, f := range allFields() {
 		name := f.key[strings.LastIndexByte(f.key, '.')+1:]
 		if !strings.Contains(tmpl, "\n# "+name+" = ") {
 			t.Errorf("template lacks %s", f.key)

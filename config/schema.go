@@ -1,6 +1,11 @@
 package config
 
-import "strings"
+import (
+	"strings"
+	"sync"
+
+	"github.com/keel-dev/keel/discipline"
+)
 
 // kind is the TOML shape a key accepts.
 type kind int
@@ -32,9 +37,13 @@ type providerField struct {
 	ptr func(*Provider) any
 }
 
-// fields lists every key outside [providers], in the order Render and
-// InitTemplate print them.
-var fields = []field{
+// allFields lists every key outside [providers], in the order Render and
+// InitTemplate print them: the [discipline] keys come from the guards
+// (discipline.Settings), after [permissions]. It is built on first use.
+var allFields = sync.OnceValue(func() []field { return withDiscipline(fixedFields) })
+
+// fixedFields are the keys config declares itself.
+var fixedFields = []field{
 	{"default_provider", kindString, "provider used unless --provider says otherwise", func(c *Config) any { return &c.DefaultProvider }},
 	{"model", kindString, "model name; overrides the provider's model (empty = the provider's)", func(c *Config) any { return &c.Model }},
 	{"reflection_cadence", kindInt, "tool calls between checkpoints; 0 disables them", func(c *Config) any { return &c.ReflectionCadence }},
@@ -54,22 +63,6 @@ var fields = []field{
 	{"permissions.deny", kindStrings, "rules always denied; deny wins over allow", func(c *Config) any { return &c.Permissions.Deny }},
 	{"permissions.env_passthrough", kindStrings, `secret-looking variables (*_KEY, *_TOKEN...) commands may still inherit, e.g. "NPM_TOKEN"`, func(c *Config) any { return &c.Permissions.EnvPassthrough }},
 
-	{"discipline.reread", kindInt, "note at this many reads of the same lines of an unchanged file (3: the second repeat); 0 disables", func(c *Config) any { return &c.Discipline.Reread }},
-	{"discipline.repeat_warn", kindInt, "warn at this many identical calls with identical results; 0 disables", func(c *Config) any { return &c.Discipline.RepeatWarn }},
-	{"discipline.repeat_halt", kindInt, "halt with loop_detected at this many; 0 disables", func(c *Config) any { return &c.Discipline.RepeatHalt }},
-	{"discipline.error_streak", kindInt, "note at this many identical failures in a row; 0 disables", func(c *Config) any { return &c.Discipline.ErrorStreak }},
-	{"discipline.error_streak_halt", kindInt, "ask the user (headless: halt) at this many; 0 disables", func(c *Config) any { return &c.Discipline.ErrorStreakHalt }},
-	{"discipline.stall_calls", kindInt, "nudge after this many calls with no edit or plan progress; 0 disables", func(c *Config) any { return &c.Discipline.StallCalls }},
-	{"discipline.verify", kindBool, "remind the model when it ends its turn with unverified edits", func(c *Config) any { return &c.Discipline.Verify }},
-	{"discipline.plan_continue", kindBool, "remind the model when it ends its turn with plan steps open", func(c *Config) any { return &c.Discipline.PlanContinue }},
-	{"discipline.plan_continue_max", kindInt, "reminders without progress before stopping with plan_failed; 0 = never stop", func(c *Config) any { return &c.Discipline.PlanContinueMax }},
-	{"discipline.monologue_warn", kindInt, "warn at this many identical answers in a row with no tool call; 0 disables", func(c *Config) any { return &c.Discipline.MonologueWarn }},
-	{"discipline.monologue_halt", kindInt, "ask the user (headless: halt) at this many; 0 disables", func(c *Config) any { return &c.Discipline.MonologueHalt }},
-	{"discipline.alternation_halt", kindInt, "ask the user (headless: halt) after this many calls alternating A,B,A,B with identical results; 0 disables", func(c *Config) any { return &c.Discipline.AlternationHalt }},
-	{"discipline.verify_patterns", kindStrings, "commands that count as verifying an edit (keel's list; prefer verify_patterns_extra)", func(c *Config) any { return &c.Discipline.VerifyPatterns }},
-	{"discipline.verify_patterns_extra", kindStrings, "more commands that count as verifying an edit, added to verify_patterns", func(c *Config) any { return &c.Discipline.VerifyPatternsExtra }},
-	{"discipline.verify_skip_suffixes", kindStrings, "file suffixes whose edits need no check (prose)", func(c *Config) any { return &c.Discipline.VerifySkipSuffixes }},
-
 	{"plan.confirm", kindBool, "show the first plan with side effects for approval (--confirm-plan)", func(c *Config) any { return &c.Plan.Confirm }},
 	{"plan.max_backtrack_attempts", kindInt, "failed plans per task before stopping with plan_failed", func(c *Config) any { return &c.Plan.MaxBacktrackAttempts }},
 	{"plan.stall_threshold", kindInt, "rounds after which an active step counts as stalled", func(c *Config) any { return &c.Plan.StallThreshold }},
@@ -79,6 +72,29 @@ var fields = []field{
 
 	{"ui.mouse", kindBool, "capture the mouse (disables native text selection)", func(c *Config) any { return &c.UI.Mouse }},
 	{"ui.theme", kindString, `"auto", "dark" or "light"`, func(c *Config) any { return &c.UI.Theme }},
+}
+
+// withDiscipline inserts a field for each guard setting after the last
+// [permissions] key: "discipline." and the setting's key, its kind, its
+// doc line, and its value in Config.Discipline.
+func withDiscipline(fixed []field) []field {
+	at := 0
+	for i, f := range fixed {
+		if strings.HasPrefix(f.key, "permissions.") {
+			at = i + 1
+		}
+	}
+	out := append([]field(nil), fixed[:at]...)
+	for _, s := range discipline.Settings() {
+		key := s.Key
+		out = append(out, field{"discipline." + key, settingKind[s.Kind], s.Doc, func(c *Config) any { return c.Discipline.Ptr(key) }})
+	}
+	return append(out, fixed[at:]...)
+}
+
+// settingKind is the TOML shape of each kind of guard setting.
+var settingKind = map[discipline.SettingKind]kind{
+	discipline.SettingInt: kindInt, discipline.SettingBool: kindBool, discipline.SettingList: kindStrings,
 }
 
 // providerFields lists the keys of a [providers.NAME] table.
@@ -99,7 +115,7 @@ var sections = []string{"permissions", "discipline", "plan", "datalog", "ui"}
 
 // lookupField returns the field with the given dotted key.
 func lookupField(key string) (field, bool) {
-	for _, f := range fields {
+	for _, f := range allFields() {
 		if f.key == key {
 			return f, true
 		}
@@ -135,7 +151,7 @@ func childKeys(prefix string) []string {
 		names = append(names, "providers", "mcp")
 		names = append(names, sections...)
 	}
-	for _, f := range fields {
+	for _, f := range allFields() {
 		rest, ok := strings.CutPrefix(f.key, prefix)
 		if prefix != "" && (!ok || !strings.HasPrefix(rest, ".")) {
 			continue

@@ -21,7 +21,7 @@ func suggest(parts []string) string {
 		}
 		return prefix + "." + best
 	}
-	for _, f := range fields {
+	for _, f := range allFields() {
 		if strings.HasSuffix(f.key, "."+name) {
 			return f.key
 		}

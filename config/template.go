@@ -38,7 +38,7 @@ func InitTemplate() string {
 	var b strings.Builder
 	b.WriteString(templateHeader)
 	section := ""
-	for _, f := range fields {
+	for _, f := range allFields() {
 		if s, _, ok := strings.Cut(f.key, "."); ok && s != section {
 			section = s
 			fmt.Fprintf(&b, "\n[%s]\n", s)

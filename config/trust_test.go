@@ -106,7 +106,7 @@ func TestSafeKeysApplyUntrusted(t *testing.T) {
 		`[discipline]`, `reread = 5`,
 		`[providers.ollama]`, `model = "llama"`, `context_window = 8000`))
 	c, warns := w.load(t)
-	if c.Model != "proj-model" || c.ReflectionCadence != 4 || c.DefaultProvider != "ollama" || c.Discipline.Reread != 5 {
+	if c.Model != "proj-model" || c.ReflectionCadence != 4 || c.DefaultProvider != "ollama" || c.Discipline.Int("reread") != 5 {
 		t.Errorf("safe top-level keys did not apply: %+v", values(c))
 	}
 	if !reflect.DeepEqual(c.Permissions.Deny, []string{"run_command:rm *"}) {

@@ -19,7 +19,7 @@ func validate(c *Config) error {
 			errs = append(errs, e)
 		}
 	}
-	for _, f := range fields {
+	for _, f := range allFields() {
 		add(checkField(c, f))
 	}
 	add(checkWritable(c))

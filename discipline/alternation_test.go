@@ -28,7 +28,10 @@ func TestAlternation(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := quiet()
-			p.RepeatWarn, p.RepeatHalt, p.Reread, p.AlternationHalt = 0, 0, 0, 6 // isolate this rule
+			p.Set("repeat_warn", 0)
+			p.Set("repeat_halt", 0)
+			p.Set("reread", 0)
+			p.Set("alternation_halt", 6) // isolate this rule
 			x := newSession(t, p)
 			for _, c := range tt.calls {
 				x.round(c)
@@ -43,7 +46,8 @@ func TestAlternation(t *testing.T) {
 func TestAlternationWithDefaults(t *testing.T) {
 	a, b := readCall("/w/a.go", "v", 1, 10, 10), readCall("/w/b.go", "v", 1, 10, 10)
 	p := quiet()
-	p.AlternationHalt, p.Headless = 6, true
+	p.Set("alternation_halt", 6)
+	p.Headless = true
 	x := newSession(t, p)
 	var seq [][]Kind
 	for _, c := range []ToolCall{a, b, a, b, a, b} {
@@ -64,7 +68,10 @@ func TestAlternationWithDefaults(t *testing.T) {
 func TestAlternationParallelAndReset(t *testing.T) {
 	a, b := readCall("/w/a.go", "v", 1, 10, 10), readCall("/w/b.go", "v", 1, 10, 10)
 	p := quiet()
-	p.RepeatWarn, p.RepeatHalt, p.Reread, p.AlternationHalt = 0, 0, 0, 6
+	p.Set("repeat_warn", 0)
+	p.Set("repeat_halt", 0)
+	p.Set("reread", 0)
+	p.Set("alternation_halt", 6)
 	x := newSession(t, p)
 	x.round(a, b)
 	x.round(a, b)
@@ -78,7 +85,7 @@ func TestAlternationParallelAndReset(t *testing.T) {
 		t.Errorf("halt at %v, want [10]", got)
 	}
 	for _, n := range []int{0, 2, 3} {
-		p.AlternationHalt = n
+		p.Set("alternation_halt", n)
 		y := newSession(t, p)
 		for range 6 {
 			y.round(a, b)

@@ -64,7 +64,8 @@ func TestOneMergedMessagePerRound(t *testing.T) {
 // checkpoint: one checkpoint, no stall card, the fact in its text.
 func TestStallFoldsIntoCheckpoint(t *testing.T) {
 	p := DefaultPolicy()
-	p.ReflectionCadence, p.StallCalls = 10, 30
+	p.ReflectionCadence = 10
+	p.Set("stall_calls", 30)
 	x := newSession(t, p)
 	var at30 []Intervention
 	for i := 1; i <= 30; i++ {

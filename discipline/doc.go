@@ -6,8 +6,11 @@
 // # Rules
 //
 // After every LLM round the agent builds a [RoundSummary] and calls
-// [AfterRound]. The rules, each with a threshold in [Policy] (0 or false
-// disables it):
+// [AfterRound]. Each guard is one file declaring a [Guard] (its kind, its
+// settings with their defaults, its hooks and its own state) and one line
+// in the registry (registry.go); config's [discipline] keys, keel eval's
+// settings and the docs' check come from [Settings]. The rules, each with
+// a threshold in [Policy] (0 or false disables it):
 //
 //   - reflection: a scheduled checkpoint after the round that crosses each
 //     multiple of ReflectionCadence tool calls (10, 20, 30… wherever

@@ -2,8 +2,28 @@ package discipline
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 )
+
+// KindErrorStreak is the error-streak guard's note.
+const KindErrorStreak Kind = "error_streak"
+
+var (
+	errorStreakWarn = intSetting("error_streak", 3, "note at this many identical failures in a row; 0 disables")
+	errorStreakHalt = intSetting("error_streak_halt", 5, "ask the user (headless: halt) at this many; 0 disables")
+)
+
+var errorStreakGuard = &Guard{
+	Name: "error_streak", Kind: KindErrorStreak, Rank: 1,
+	Settings: []*Setting{errorStreakWarn, errorStreakHalt},
+	Call:     observeError,
+}
+
+// streaks is each tool's current failure streak.
+type streaks struct{ byTool map[string]streak }
+
+func (s *streaks) clone() guardState { return &streaks{byTool: maps.Clone(s.byTool)} }
 
 // streak is one tool's run of identical failures.
 type streak struct {
@@ -25,33 +45,38 @@ func failed(c ToolCall) bool { return c.IsError || c.ExitCode != 0 }
 // scripts failing, even with the same exception, never form a streak. The
 // run ends when the tool succeeds, fails differently, or any file changes
 // (then a repeated failure is news, not a calling mistake).
-func (s *State) observeError(c ToolCall, call int, p Policy) *Intervention {
+func observeError(s *State, c ToolCall, call int, p *Policy) *Intervention {
+	all := stateOf[streaks](s, "error_streak")
+	if len(c.Changed) > 0 {
+		all.byTool = nil
+	}
 	if !failed(c) {
-		delete(s.streaks, c.Name)
+		delete(all.byTool, c.Name)
 		return nil
 	}
-	if s.streaks == nil {
-		s.streaks = map[string]streak{}
+	if all.byTool == nil {
+		all.byTool = map[string]streak{}
 	}
 	target, line := callTarget(c), failureLine(c)
 	key := target + "\x00" + line
-	st := s.streaks[c.Name]
+	st := all.byTool[c.Name]
 	if st.key == key {
 		st.count++
 		st.sameArgs = st.sameArgs && st.args == c.Args
 	} else {
 		st = streak{key: key, target: target, line: line, args: c.Args, sameArgs: true, count: 1}
 	}
-	s.streaks[c.Name] = st
+	all.byTool[c.Name] = st
 	what := st.describe(c)
-	if p.ErrorStreakHalt > 0 && st.count >= p.ErrorStreakHalt {
-		delete(s.streaks, c.Name) // as with repeats: ask once, then count again
+	warn, halt := p.num(errorStreakWarn), p.num(errorStreakHalt)
+	if halt > 0 && st.count >= halt {
+		delete(all.byTool, c.Name) // as with repeats: ask once, then count again
 		return escalate(p, call,
-			fmt.Sprintf("%s failed %d times in a row with %q (halt at %d)", what, st.count, st.line, p.ErrorStreakHalt),
+			fmt.Sprintf("%s failed %d times in a row with %q (halt at %d)", what, st.count, st.line, halt),
 			fmt.Sprintf("keel stopped a loop: %s failed %d times in a row the same way: %q. %s", what, st.count, st.line, st.advice(c)),
-			map[string]int{"streak": st.count, "halt_at": p.ErrorStreakHalt})
+			map[string]int{"streak": st.count, "halt_at": halt})
 	}
-	if p.ErrorStreak <= 0 || st.count != p.ErrorStreak {
+	if warn <= 0 || st.count != warn {
 		return nil
 	}
 	return &Intervention{
@@ -62,7 +87,7 @@ func (s *State) observeError(c ToolCall, call int, p Policy) *Intervention {
 			upperFirst(what), st.count, st.line, st.advice(c)),
 		Note:    fmt.Sprintf("%s failed %d times in a row with %q: %s", what, st.count, st.line, st.advice(c)),
 		Why:     fmt.Sprintf("%s failed %d times in a row with %q", what, st.count, st.line),
-		Figures: map[string]int{"streak": st.count, "warn_at": p.ErrorStreak},
+		Figures: map[string]int{"streak": st.count, "warn_at": warn},
 	}
 }
 

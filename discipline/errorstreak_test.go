@@ -41,7 +41,8 @@ func TestErrorStreak(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := quiet()
 			p.Headless = tt.headless
-			p.RepeatWarn, p.RepeatHalt = 0, 0 // isolate this rule
+			p.Set("repeat_warn", 0)
+			p.Set("repeat_halt", 0) // isolate this rule
 			x := newSession(t, p)
 			for _, c := range tt.calls {
 				x.round(c)
@@ -79,7 +80,10 @@ func TestErrorStreakMessage(t *testing.T) {
 
 func TestErrorStreakDisabled(t *testing.T) {
 	p := quiet()
-	p.ErrorStreak, p.ErrorStreakHalt, p.RepeatWarn, p.RepeatHalt = 0, 0, 0, 0
+	p.Set("error_streak", 0)
+	p.Set("error_streak_halt", 0)
+	p.Set("repeat_warn", 0)
+	p.Set("repeat_halt", 0)
 	x := newSession(t, p)
 	for range 10 {
 		x.round(failedEdit("/w/a.go", "nope"))
@@ -155,7 +159,8 @@ func TestErrorStreakIdentity(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := quiet()
-			p.RepeatWarn, p.RepeatHalt = 0, 0 // isolate this rule
+			p.Set("repeat_warn", 0)
+			p.Set("repeat_halt", 0) // isolate this rule
 			x := newSession(t, p)
 			for _, c := range tt.calls {
 				x.round(c)

@@ -52,8 +52,12 @@ func FuzzAfterRound(f *testing.F) {
 			data = data[:1024] // a long task is many short ones; keep executions fast
 		}
 		p := DefaultPolicy()
-		p.ReflectionCadence, p.StallCalls = 3, 5
-		p.MonologueWarn, p.MonologueHalt, p.AlternationHalt, p.PlanContinueMax = 2, 3, 4, 2
+		p.ReflectionCadence = 3
+		p.Set("stall_calls", 5)
+		p.Set("monologue_warn", 2)
+		p.Set("monologue_halt", 3)
+		p.Set("alternation_halt", 4)
+		p.Set("plan_continue_max", 2)
 		var s State
 		version := 0
 		for i := 0; i < len(data); {
@@ -94,14 +98,14 @@ func checkRound(t *testing.T, sum RoundSummary, p Policy, s State) State {
 		t.Fatalf("AfterRound is not deterministic or wrote through its input state")
 	}
 	if next.toolCalls < s.toolCalls || next.reflectedAt < s.reflectedAt || next.progressAt < s.progressAt ||
-		next.stallNudgedAt < s.stallNudgedAt || next.round != s.round+1 || next.reflectedAt > next.toolCalls ||
+		stallNudgedAt(next) < stallNudgedAt(s) || next.round != s.round+1 || next.reflectedAt > next.toolCalls ||
 		(p.ReflectionCadence > 0 && next.reflectedAt%p.ReflectionCadence != 0) {
 		t.Fatalf("state went backwards: %+v -> %+v", s, next)
 	}
 	d := Decide(ins)
 	reflections := 0
 	for _, in := range ins {
-		if _, ok := rank[in.Kind]; !ok || in.Why == "" || in.AtToolCall < 0 || in.AtToolCall > next.toolCalls {
+		if !known(in.Kind) || in.Why == "" || in.AtToolCall < 0 || in.AtToolCall > next.toolCalls {
 			t.Fatalf("malformed intervention %+v", in)
 		}
 		if in.Action == Halt && (d.Halt == nil || d.Inject != "") {
@@ -118,6 +122,14 @@ func checkRound(t *testing.T, sum RoundSummary, p Policy, s State) State {
 		t.Fatalf("%d checkpoints in one round", reflections)
 	}
 	return next
+}
+
+// stallNudgedAt is the stall guard's mark in s (0 before its first nudge).
+func stallNudgedAt(s State) int {
+	if m := peekState[*stallMark](s, "stall"); m != nil {
+		return m.nudgedAt
+	}
+	return 0
 }
 
 func BenchmarkAfterRound(b *testing.B) {

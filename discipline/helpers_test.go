@@ -24,11 +24,15 @@ var testVerifyPatterns = []string{"go test", "go build", "go vet", "make test", 
 // DefaultPolicy is the policy these tests start from: the older guards
 // at keel's usual thresholds; the newer ones (plan_continue_max,
 // monologue, alternation) are off unless a test turns them on. The
-// shipped policy is built from config by package policy.
+// shipped policy is built from config (config.DisciplinePolicy).
 func DefaultPolicy() Policy {
-	return Policy{ReflectionCadence: 10, Reread: 3, RepeatWarn: 3, RepeatHalt: 4, ErrorStreak: 3,
-		ErrorStreakHalt: 5, StallCalls: 30, StallThreshold: 5, Verify: true, PlanContinue: true,
-		VerifyPatterns: testVerifyPatterns, VerifySkipSuffixes: []string{".md", ".markdown", ".txt", ".rst", ".adoc"}}
+	p := Policy{ReflectionCadence: 10, StallThreshold: 5, Values: DefaultValues()}
+	for _, k := range []string{"plan_continue_max", "monologue_warn", "monologue_halt", "alternation_halt"} {
+		p.Set(k, 0)
+	}
+	p.Set("verify_patterns", testVerifyPatterns)
+	p.Set("verify_skip_suffixes", []string{".md", ".markdown", ".txt", ".rst", ".adoc"})
+	return p
 }
 
 // DefaultVerifyPatterns are the test's verifying commands.

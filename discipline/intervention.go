@@ -10,17 +10,11 @@ import (
 // report it.
 type Kind string
 
-// The kinds, exactly as they appear in the datalog and headless JSON.
+// The kinds every rule shares, exactly as they appear in the datalog and
+// headless JSON; each guard declares its own kind in its file.
 const (
-	KindReflection   Kind = "reflection"
-	KindReread       Kind = "reread"
-	KindRepeat       Kind = "repeat"
-	KindHalt         Kind = "halt"
-	KindErrorStreak  Kind = "error_streak"
-	KindStall        Kind = "stall"
-	KindVerify       Kind = "verify"
-	KindPlanContinue Kind = "plan_continue"
-	KindMonologue    Kind = "monologue"
+	KindReflection Kind = "reflection" // the scheduled checkpoint
+	KindHalt       Kind = "halt"       // any guard's stop (or question)
 )
 
 // Action is what the agent does with an intervention.
@@ -59,13 +53,6 @@ type Intervention struct {
 // String renders the intervention for logs: kind, call, action and why.
 func (in Intervention) String() string {
 	return fmt.Sprintf("%s@%d %s: %s", in.Kind, in.AtToolCall, in.Action, in.Why)
-}
-
-// rank orders findings inside the merged message: the sharpest structural
-// facts first, the checkpoint's questions last so they end the message.
-var rank = map[Kind]int{
-	KindHalt: 0, KindErrorStreak: 1, KindRepeat: 2, KindReread: 3,
-	KindVerify: 4, KindPlanContinue: 5, KindMonologue: 5, KindStall: 6, KindReflection: 7,
 }
 
 // Decision is what the agent does after a round, with precedence applied.
@@ -161,9 +148,11 @@ func (in Intervention) note() string {
 	return in.Message
 }
 
-// sorted returns a copy ordered by rank, stable within a kind.
+// sorted returns a copy ordered by rank (the sharpest structural facts
+// first, the checkpoint's questions last so they end the message), stable
+// within a kind.
 func sorted(ins []Intervention) []Intervention {
 	out := append([]Intervention(nil), ins...)
-	sort.SliceStable(out, func(i, j int) bool { return rank[out[i].Kind] < rank[out[j].Kind] })
+	sort.SliceStable(out, func(i, j int) bool { return rankOf(out[i].Kind) < rankOf(out[j].Kind) })
 	return out
 }

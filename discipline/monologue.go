@@ -6,6 +6,20 @@ import (
 	"unicode"
 )
 
+// KindMonologue is the monologue guard's warning.
+const KindMonologue Kind = "monologue"
+
+var (
+	monologueWarn = intSetting("monologue_warn", 3, "warn at this many identical answers in a row with no tool call; 0 disables")
+	monologueHalt = intSetting("monologue_halt", 4, "ask the user (headless: halt) at this many; 0 disables")
+)
+
+var monologueGuard = &Guard{
+	Name: "monologue", Kind: KindMonologue, Rank: 5,
+	Settings: []*Setting{monologueWarn, monologueHalt},
+	Round:    monologue,
+}
+
 // maxTextShown bounds the answer quoted in a monologue message.
 const maxTextShown = 80
 
@@ -22,27 +36,29 @@ func NormalizeText(text string) string {
 // halts) at MonologueHalt. It can only grow when something sends the
 // finished model back (a reminder, a guard's message), so a model that
 // answers once is never counted twice.
-func monologue(sum RoundSummary, p Policy, s *State) *Intervention {
+func monologue(sum RoundSummary, p *Policy, s *State) *Intervention {
+	run := stateOf[monoRun](s, "monologue")
 	if !sum.EndedTurn {
-		s.mono = monoRun{}
+		*run = monoRun{}
 		return nil
 	}
 	text := NormalizeText(sum.Text)
-	if s.mono.count > 0 && s.mono.text == text {
-		s.mono.count++
+	if run.count > 0 && run.text == text {
+		run.count++
 	} else {
-		s.mono = monoRun{text: text, count: 1}
+		*run = monoRun{text: text, count: 1}
 	}
-	n := s.mono.count
+	n := run.count
+	warn, halt := p.num(monologueWarn), p.num(monologueHalt)
 	shown := fmt.Sprintf("%q", truncate(strings.TrimSpace(sum.Text), maxTextShown))
-	if p.MonologueHalt > 0 && n >= p.MonologueHalt {
-		s.mono = monoRun{}
+	if halt > 0 && n >= halt {
+		*run = monoRun{}
 		return escalate(p, s.toolCalls,
-			fmt.Sprintf("the model gave the same answer %d times in a row with no tool call (halt at %d)", n, p.MonologueHalt),
+			fmt.Sprintf("the model gave the same answer %d times in a row with no tool call (halt at %d)", n, halt),
 			fmt.Sprintf("keel stopped a loop: you gave the same answer %d times in a row without calling a tool: %s.", n, shown),
-			map[string]int{"answers": n, "halt_at": p.MonologueHalt})
+			map[string]int{"answers": n, "halt_at": halt})
 	}
-	if p.MonologueWarn <= 0 || n != p.MonologueWarn {
+	if warn <= 0 || n != warn {
 		return nil
 	}
 	return &Intervention{
@@ -52,8 +68,8 @@ func monologue(sum RoundSummary, p Policy, s *State) *Intervention {
 		Message: fmt.Sprintf("You have given the same answer %d times in a row without calling a tool: %s. Repeating it changes nothing. If the task is done, say what was done and stop; if work remains, make the next tool call; if a plan step no longer applies, mark it skipped or failed with update_plan.",
 			n, shown),
 		Note:    fmt.Sprintf("you gave the same answer %d times in a row without a tool call: finish, act, or update the plan.", n),
-		Why:     fmt.Sprintf("the model gave the same answer %d times in a row with no tool call (warn at %d)", n, p.MonologueWarn),
-		Figures: map[string]int{"answers": n, "warn_at": p.MonologueWarn},
+		Why:     fmt.Sprintf("the model gave the same answer %d times in a row with no tool call (warn at %d)", n, warn),
+		Figures: map[string]int{"answers": n, "warn_at": warn},
 	}
 }
 
@@ -62,3 +78,5 @@ type monoRun struct {
 	text  string
 	count int
 }
+
+func (r *monoRun) clone() guardState { c := *r; return &c }

@@ -26,7 +26,9 @@ func TestMonologue(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := quiet()
-			p.MonologueWarn, p.MonologueHalt, p.Headless = 3, 4, tt.headless
+			p.Set("monologue_warn", 3)
+			p.Set("monologue_halt", 4)
+			p.Headless = tt.headless
 			x := newSession(t, p)
 			warn, halt := []int{}, []int{}
 			for i, text := range tt.turns {
@@ -62,7 +64,8 @@ func TestMonologueDisabledAndPerTask(t *testing.T) {
 		t.Errorf("fired while disabled: %v", kindsOf(x.fired))
 	}
 	p := quiet()
-	p.MonologueWarn, p.MonologueHalt = 3, 4
+	p.Set("monologue_warn", 3)
+	p.Set("monologue_halt", 4)
 	x = newSession(t, p)
 	for range 2 {
 		x.summary(RoundSummary{EndedTurn: true, Text: "Done."})

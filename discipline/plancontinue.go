@@ -5,6 +5,29 @@ import (
 	"strings"
 )
 
+// KindPlanContinue is the plan guard's reminder (and its plan_failed stop).
+const KindPlanContinue Kind = "plan_continue"
+
+var (
+	planContinueOn  = boolSetting("plan_continue", true, "remind the model when it ends its turn with plan steps open")
+	planContinueMax = intSetting("plan_continue_max", 3, "reminders without progress before stopping with plan_failed; 0 = never stop")
+)
+
+var planContinueGuard = &Guard{
+	Name: "plan_continue", Kind: KindPlanContinue, Rank: 5,
+	Settings: []*Setting{planContinueOn, planContinueMax},
+	Round:    planContinue,
+}
+
+// planReminders is what the plan guard remembers between turn ends.
+type planReminders struct {
+	sig    string // the open plan last reminded about
+	count  int    // reminders without progress
+	closed int    // steps closed at the last check
+}
+
+func (r *planReminders) clone() guardState { c := *r; return &c }
+
 // planContinue sends a model that ends its turn with open plan steps back
 // to them. With PlanContinueMax set, it reminds at every such turn end, up
 // to PlanContinueMax reminders without plan progress (a step completed,
@@ -12,29 +35,31 @@ import (
 // stops the task with plan_failed (asks the user when one is there), so a
 // run never ends "completed" with its plan open. With PlanContinueMax 0 it
 // reminds once per unchanged plan and never stops.
-func planContinue(sum RoundSummary, p Policy, s *State) *Intervention {
-	if !p.PlanContinue || !sum.EndedTurn {
+func planContinue(sum RoundSummary, p *Policy, s *State) *Intervention {
+	if !p.on(planContinueOn) || !sum.EndedTurn {
 		return nil
 	}
 	open := sum.Plan.Open()
 	if len(open) == 0 {
 		return nil
 	}
+	r := stateOf[planReminders](s, "plan_continue")
+	most := p.num(planContinueMax)
 	closed := len(sum.Plan.Steps) - len(open)
-	if closed > s.planClosed {
-		s.planReminders = 0 // progress since the last reminder
+	if closed > r.closed {
+		r.count = 0 // progress since the last reminder
 	}
-	s.planClosed = closed
-	if p.PlanContinueMax > 0 && s.planReminders >= p.PlanContinueMax {
-		s.planReminders = 0 // if the user lets the task go on, count again
-		return planStop(sum.Plan, open, p, s)
+	r.closed = closed
+	if most > 0 && r.count >= most {
+		r.count = 0 // if the user lets the task go on, count again
+		return planStop(sum.Plan, open, most, p, s)
 	}
 	sig := planSignature(sum.Plan)
-	if p.PlanContinueMax <= 0 && sig == s.planSig {
+	if most <= 0 && sig == r.sig {
 		return nil
 	}
-	s.planSig = sig
-	s.planReminders++
+	r.sig = sig
+	r.count++
 	status := strings.TrimSuffix(strings.TrimPrefix(planStatus(sum.Plan), "Plan: "), ".")
 	return &Intervention{
 		Kind:       KindPlanContinue,
@@ -43,17 +68,17 @@ func planContinue(sum RoundSummary, p Policy, s *State) *Intervention {
 		Message: fmt.Sprintf("Your plan still has open steps (%s). Continue with the next one, or update the plan (mark steps completed, skipped or failed) if it no longer fits.",
 			status),
 		Note: fmt.Sprintf("your plan still has %d open steps: continue with the next one, or update the plan.", len(open)),
-		Why:  fmt.Sprintf("turn ended with %d of %d plan steps open (reminder %d)", len(open), len(sum.Plan.Steps), s.planReminders),
+		Why:  fmt.Sprintf("turn ended with %d of %d plan steps open (reminder %d)", len(open), len(sum.Plan.Steps), r.count),
 		Figures: map[string]int{
 			"open": len(open), "steps": len(sum.Plan.Steps), "completed": sum.Plan.Count(StepCompleted),
-			"reminder": s.planReminders,
+			"reminder": r.count,
 		},
 	}
 }
 
 // planStop ends a task whose model keeps stopping with steps open. Its
 // Message is sent only if the user, asked, lets the task go on.
-func planStop(plan PlanView, open []PlanStep, p Policy, s *State) *Intervention {
+func planStop(plan PlanView, open []PlanStep, most int, p *Policy, s *State) *Intervention {
 	titles := make([]string, len(open))
 	for i, st := range open {
 		titles[i] = st.Title
@@ -63,13 +88,13 @@ func planStop(plan PlanView, open []PlanStep, p Policy, s *State) *Intervention 
 		action = Halt
 	}
 	why := fmt.Sprintf("the model ended its turn %d times with plan steps open; %d of %d still open: %s",
-		p.PlanContinueMax+1, len(open), len(plan.Steps), quoteList(titles, maxListed))
+		most+1, len(open), len(plan.Steps), quoteList(titles, maxListed))
 	return &Intervention{
 		Kind: KindPlanContinue, AtToolCall: s.toolCalls, Action: action, StopReason: StopPlanFailed,
 		Why: why,
 		Message: fmt.Sprintf("You ended your turn %d times with plan steps open (%s). The user let the task go on: continue with the next step, or update the plan (mark steps completed, skipped or failed).",
-			p.PlanContinueMax+1, quoteList(titles, maxListed)),
-		Figures: map[string]int{"open": len(open), "steps": len(plan.Steps), "reminders": p.PlanContinueMax},
+			most+1, quoteList(titles, maxListed)),
+		Figures: map[string]int{"open": len(open), "steps": len(plan.Steps), "reminders": most},
 	}
 }
 

@@ -26,7 +26,7 @@ func TestPlanContinue(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			x := newSession(t, quiet())
-			x.p.PlanContinue = !tt.off
+			x.p.Set("plan_continue", !tt.off)
 			got := []int{}
 			for i, pl := range tt.plans {
 				x.plan = pl
@@ -73,7 +73,8 @@ func TestPlanContinueLimit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := quiet()
-			p.PlanContinueMax, p.Headless = 3, tt.headless
+			p.Set("plan_continue_max", 3)
+			p.Headless = tt.headless
 			x := newSession(t, p)
 			var got strings.Builder
 			for _, pl := range tt.plans {

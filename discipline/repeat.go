@@ -2,36 +2,63 @@ package discipline
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 )
+
+// KindRepeat is the repeat guard's warning.
+const KindRepeat Kind = "repeat"
+
+var (
+	repeatWarn = intSetting("repeat_warn", 3, "warn at this many identical calls with identical results; 0 disables")
+	repeatHalt = intSetting("repeat_halt", 4, "halt with loop_detected at this many; 0 disables")
+)
+
+var repeatGuard = &Guard{
+	Name: "repeat", Kind: KindRepeat, Rank: 2,
+	Settings: []*Setting{repeatWarn, repeatHalt},
+	Call:     observeRepeat,
+	Forget:   func(s *State) { delete(s.own, "repeat") },
+}
+
+// repeatState counts identical calls since files last changed.
+type repeatState struct{ counts map[string]int }
+
+func (r *repeatState) clone() guardState { return &repeatState{counts: maps.Clone(r.counts)} }
 
 // maxArgsShown bounds the arguments quoted in a message.
 const maxArgsShown = 120
 
 // observeRepeat counts identical calls (tool, normalized arguments, result
-// hash, error flag) since files last changed; AfterRound clears the counts
-// on any change, so rerunning a test after an edit is never a repeat.
-func (s *State) observeRepeat(c ToolCall, call int, p Policy) *Intervention {
-	if (p.RepeatWarn <= 0 && p.RepeatHalt <= 0) || len(c.Changed) > 0 {
+// hash, error flag) since files last changed; any change clears the
+// counts, so rerunning a test after an edit is never a repeat.
+func observeRepeat(s *State, c ToolCall, call int, p *Policy) *Intervention {
+	st := stateOf[repeatState](s, "repeat")
+	if len(c.Changed) > 0 {
+		st.counts = nil // an identical call from now on is new evidence
 		return nil
 	}
-	if s.repeats == nil {
-		s.repeats = map[string]int{}
+	warn, halt := p.num(repeatWarn), p.num(repeatHalt)
+	if warn <= 0 && halt <= 0 {
+		return nil
+	}
+	if st.counts == nil {
+		st.counts = map[string]int{}
 	}
 	key := callKey(c)
-	n := s.repeats[key] + 1
-	s.repeats[key] = n
+	n := st.counts[key] + 1
+	st.counts[key] = n
 	shown := describeCall(c)
-	if p.RepeatHalt > 0 && n >= p.RepeatHalt {
+	if halt > 0 && n >= halt {
 		// The halt consumes the evidence: if the user lets the task go
 		// on, the count starts again instead of asking at every call.
-		delete(s.repeats, key)
+		delete(st.counts, key)
 		return escalate(p, call,
-			fmt.Sprintf("%s returned an identical result %d times with nothing changed (halt at %d)", shown, n, p.RepeatHalt),
+			fmt.Sprintf("%s returned an identical result %d times with nothing changed (halt at %d)", shown, n, halt),
 			fmt.Sprintf("keel stopped a loop: %s returned the same result %d times. Do not call it again with these arguments; use its result or change the approach.", shown, n),
-			map[string]int{"repeats": n, "halt_at": p.RepeatHalt})
+			map[string]int{"repeats": n, "halt_at": halt})
 	}
-	if p.RepeatWarn <= 0 || n != p.RepeatWarn {
+	if warn <= 0 || n != warn {
 		return nil
 	}
 	return &Intervention{
@@ -41,8 +68,8 @@ func (s *State) observeRepeat(c ToolCall, call int, p Policy) *Intervention {
 		Message: fmt.Sprintf("You have made this exact call %d times and got the same result each time: %s. Calling it again will return the same thing; use what it returned, or change the arguments or the approach.",
 			n, shown),
 		Note:    fmt.Sprintf("%s returned the same result %d times: use what it returned, or change the arguments or the approach.", shown, n),
-		Why:     fmt.Sprintf("%s returned an identical result %d times with nothing changed (warn at %d)", shown, n, p.RepeatWarn),
-		Figures: map[string]int{"repeats": n, "warn_at": p.RepeatWarn},
+		Why:     fmt.Sprintf("%s returned an identical result %d times with nothing changed (warn at %d)", shown, n, warn),
+		Figures: map[string]int{"repeats": n, "warn_at": warn},
 	}
 }
 
@@ -63,7 +90,7 @@ func describeCall(c ToolCall) string {
 
 // escalate builds the halt: a question to the user in a session with one,
 // a stop with loop_detected when headless.
-func escalate(p Policy, call int, why, msg string, figures map[string]int) *Intervention {
+func escalate(p *Policy, call int, why, msg string, figures map[string]int) *Intervention {
 	action := Ask
 	if p.Headless {
 		action = Halt

@@ -29,7 +29,8 @@ func TestRepeat(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := quiet()
-			p.Headless, p.Reread = tt.headless, 0 // isolate this rule
+			p.Headless = tt.headless
+			p.Set("reread", 0) // isolate this rule
 			x := newSession(t, p)
 			for _, c := range tt.calls {
 				x.round(c)
@@ -65,7 +66,8 @@ func TestRepeatCompactionAndDisabled(t *testing.T) {
 		t.Errorf("fired after compaction: %v", kindsOf(x.fired))
 	}
 	p := quiet()
-	p.RepeatWarn, p.RepeatHalt = 0, 0
+	p.Set("repeat_warn", 0)
+	p.Set("repeat_halt", 0)
 	x = newSession(t, p)
 	for range 8 {
 		x.round(read)

@@ -2,8 +2,47 @@ package discipline
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 )
+
+// KindReread is the reread guard's note.
+const KindReread Kind = "reread"
+
+var rereadAt = intSetting("reread", 3, "note at this many reads of the same lines of an unchanged file (3: the second repeat); 0 disables")
+
+// The reads survive a new task: they are still in the conversation.
+var rereadGuard = &Guard{
+	Name: "reread", Kind: KindReread, Rank: 3,
+	Settings:        []*Setting{rereadAt},
+	Call:            observeReads,
+	Forget:          func(s *State) { delete(s.own, "reread") },
+	KeepAcrossTasks: true,
+}
+
+// readLog is every file version's spans returned to the model.
+type readLog struct{ reads map[readKey]coverage }
+
+func (r *readLog) clone() guardState { return &readLog{reads: maps.Clone(r.reads)} }
+
+// observeReads forgets the reads of files the call changed, then records
+// the call's reads (a failed call returned nothing to count).
+func observeReads(s *State, c ToolCall, n int, p *Policy) *Intervention {
+	log := stateOf[readLog](s, "reread")
+	for _, path := range c.Changed {
+		log.forgetPath(path)
+	}
+	if failed(c) {
+		return nil
+	}
+	var note *Intervention
+	for _, r := range c.Reads {
+		if in := log.observeRead(r, n, p); in != nil && note == nil {
+			note = in
+		}
+	}
+	return note
+}
 
 // readKey identifies one version of one file.
 type readKey struct{ path, version string }
@@ -74,21 +113,21 @@ func (cv coverage) record(from, to, call int) (coverage, []int) {
 // version, for the Reread-th time. Narrowing to a sub-range, widening,
 // paging and shifting are other spans and never count; so a cat of a file
 // read whole counts as a repeat of that span, never on its own.
-func (s *State) observeRead(r Read, call int, p Policy) *Intervention {
+func (log *readLog) observeRead(r Read, call int, p *Policy) *Intervention {
 	from, to, ok := r.resolve()
 	if !ok {
 		return nil
 	}
-	if s.reads == nil {
-		s.reads = map[readKey]coverage{}
+	if log.reads == nil {
+		log.reads = map[readKey]coverage{}
 	}
 	k := readKey{r.Path, r.Version}
-	cv, earlier := s.reads[k].record(from, to, call)
-	s.reads[k] = cv
+	cv, earlier := log.reads[k].record(from, to, call)
+	log.reads[k] = cv
 	times := len(earlier) + 1
 	// One note per span, at the threshold; exact loops go on to the
 	// repeat guard.
-	if p.Reread <= 0 || times != max(p.Reread, 2) {
+	if at := p.num(rereadAt); at <= 0 || times != max(at, 2) {
 		return nil
 	}
 	return rereadNote(r.Path, from, to, times, call, earlier)
@@ -125,10 +164,10 @@ func joinInts(ns []int) string {
 
 // forgetPath drops every read of a changed file: a read after a change is
 // new information even if the content later returns to an old version.
-func (s *State) forgetPath(path string) {
-	for k := range s.reads {
+func (log *readLog) forgetPath(path string) {
+	for k := range log.reads {
 		if k.path == path {
-			delete(s.reads, k)
+			delete(log.reads, k)
 		}
 	}
 }

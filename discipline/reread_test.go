@@ -87,7 +87,7 @@ func TestRereadDisabledAndThreshold(t *testing.T) {
 		want   []int
 	}{{0, []int{}}, {2, []int{3}}, {3, []int{4}}, {4, []int{5}}, {1, []int{3}}} {
 		p := quiet()
-		p.Reread = tt.reread
+		p.Set("reread", tt.reread)
 		x := newSession(t, p)
 		for _, st := range four {
 			x.round(st.calls...)

@@ -2,17 +2,35 @@ package discipline
 
 import "fmt"
 
+// KindStall is the stall guard's nudge.
+const KindStall Kind = "stall"
+
+var stallCalls = intSetting("stall_calls", 30, "nudge after this many calls with no edit or plan progress; 0 disables")
+
+var stallGuard = &Guard{
+	Name: "stall", Kind: KindStall, Rank: 6,
+	Settings: []*Setting{stallCalls},
+	Round:    stall,
+}
+
+// stallMark is the tool count at the last stall nudge.
+type stallMark struct{ nudgedAt int }
+
+func (m *stallMark) clone() guardState { c := *m; return &c }
+
 // stall nudges after StallCalls tool calls with no edit and no plan step
 // completed, then again only after another StallCalls. It never halts and
 // says a read-only task may carry on: audits are legitimate.
-func stall(sum RoundSummary, p Policy, s *State) *Intervention {
-	if p.StallCalls <= 0 || sum.EndedTurn {
+func stall(sum RoundSummary, p *Policy, s *State) *Intervention {
+	every := p.num(stallCalls)
+	if every <= 0 || sum.EndedTurn {
 		return nil
 	}
-	if s.toolCalls-max(s.progressAt, s.stallNudgedAt) < p.StallCalls {
+	mark := stateOf[stallMark](s, "stall")
+	if s.toolCalls-max(s.progressAt, mark.nudgedAt) < every {
 		return nil
 	}
-	s.stallNudgedAt = s.toolCalls
+	mark.nudgedAt = s.toolCalls
 	since := s.toolCalls - s.progressAt
 	return &Intervention{
 		Kind:       KindStall,
@@ -21,8 +39,8 @@ func stall(sum RoundSummary, p Policy, s *State) *Intervention {
 		Message: fmt.Sprintf("Progress check: %d tool calls since the last edit or completed plan step. %s If the task is a read-only review, carry on; otherwise, if what you have found is enough, make the next edit, complete a step, or give the answer.",
 			since, planStatus(s.plan)),
 		Note:    fmt.Sprintf("%d tool calls since the last edit or completed plan step: fine for a read-only review; otherwise make the next edit, complete a step, or answer.", since),
-		Why:     fmt.Sprintf("%d tool calls with no edit and no plan step completed (nudge every %d)", since, p.StallCalls),
-		Figures: map[string]int{"calls": since, "stall_calls": p.StallCalls},
+		Why:     fmt.Sprintf("%d tool calls with no edit and no plan step completed (nudge every %d)", since, every),
+		Figures: map[string]int{"calls": since, "stall_calls": every},
 	}
 }
 

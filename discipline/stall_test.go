@@ -61,10 +61,10 @@ func TestStall(t *testing.T) {
 		{"29 calls: nothing", func(x *session) { audit(x, 29, 1) }, []int{}},
 		{"not on a finished turn", func(x *session) {
 			audit(x, 29, 1)
-			x.p.StallCalls = 10
+			x.p.Set("stall_calls", 10)
 			x.end()
 		}, []int{}},
-		{"disabled", func(x *session) { x.p.StallCalls = 0; audit(x, 100, 1) }, []int{}},
+		{"disabled", func(x *session) { x.p.Set("stall_calls", 0); audit(x, 100, 1) }, []int{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

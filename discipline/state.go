@@ -5,43 +5,70 @@ import "maps"
 // State is what discipline carries between rounds. Its zero value is ready
 // for a new session. AfterRound never modifies the State it is given; it
 // returns a new one, so old values stay valid.
+//
+// The fields are what the checkpoint, the report and several guards
+// share; each guard keeps the rest in its own part (see stateOf).
 type State struct {
 	round       int // rounds seen in the session
 	toolCalls   int // the task's tool-call count
 	reflectedAt int // tool count at the last checkpoint
 	window      Activity
 
-	reads    map[readKey]coverage // per path and version; survives tasks
-	repeats  map[string]int       // identical-call counts since files changed
-	streaks  map[string]streak    // per tool: the current failure streak
-	recent   []string             // the last calls' keys, for alternation
-	prevCall ToolCall             // the call before the current one
-	mono     monoRun              // identical turn-ending answers in a row
-
-	progressAt    int // tool count at the last edit or completed step
-	stallNudgedAt int // tool count at the last stall nudge
-
-	unverified     []string // paths changed since the last passing check
-	verifyNotified bool     // the current batch has had its reminder
+	progressAt int // tool count at the last edit or completed step
 
 	plan             PlanView
 	planDone         int            // completed steps in the last plan seen
 	doneAtCheckpoint []string       // completed titles at the last checkpoint
 	activeSince      map[string]int // active step title -> round it became active
-	planSig          string         // the open plan last reminded about
-	planReminders    int            // plan_continue reminders without progress
-	planClosed       int            // steps closed at the last plan_continue check
 
 	tools              map[string]ToolRate
 	ctxUsed, ctxWindow int
+
+	own map[string]guardState // each guard's own state, by guard name
+}
+
+// guardState is a guard's own part of State. clone returns a copy that
+// AfterRound may change without touching the State it was given.
+type guardState interface{ clone() guardState }
+
+// stateOf returns guard name's own state in s, made on first use. Call it
+// only on the State AfterRound is building.
+func stateOf[T any, P interface {
+	*T
+	guardState
+}](s *State, name string) P {
+	if v, ok := s.own[name].(P); ok {
+		return v
+	}
+	v := P(new(T))
+	if s.own == nil {
+		s.own = map[string]guardState{}
+	}
+	s.own[name] = v
+	return v
+}
+
+// peekState returns guard name's own state, or nil; it never writes s.
+func peekState[P guardState](s State, name string) P {
+	v, _ := s.own[name].(P)
+	return v
 }
 
 // NewTask returns the state for a new user task: the tool count, the
-// checkpoint marker and every per-task counter reset. Read regions and
-// the round counter carry over, because earlier reads are still in the
-// conversation the model sees.
+// checkpoint marker and every per-task counter reset. The round counter
+// and the state of guards that keep it across tasks (the reads: they are
+// still in the conversation the model sees) carry over.
 func NewTask(s State) State {
-	return State{round: s.round, reads: maps.Clone(s.reads)}
+	next := State{round: s.round}
+	for _, g := range registered().guards {
+		if v, ok := s.own[g.Name]; ok && g.KeepAcrossTasks {
+			if next.own == nil {
+				next.own = map[string]guardState{}
+			}
+			next.own[g.Name] = v.clone()
+		}
+	}
+	return next
 }
 
 // ToolCalls returns the task's tool-call count.
@@ -53,18 +80,19 @@ func (s State) LastReflectionAt() int { return s.reflectedAt }
 // Rounds returns how many rounds the session has summarised.
 func (s State) Rounds() int { return s.round }
 
-// Unverified lists the files changed since the last passing check.
-func (s State) Unverified() []string { return append([]string(nil), s.unverified...) }
-
 // clone copies the maps so AfterRound can update without touching the
 // caller's State. Slices are never written in place (see appendCopy), so
 // sharing them is safe.
 func (s State) clone() State {
-	s.reads = maps.Clone(s.reads)
-	s.repeats = maps.Clone(s.repeats)
-	s.streaks = maps.Clone(s.streaks)
 	s.activeSince = maps.Clone(s.activeSince)
 	s.tools = maps.Clone(s.tools)
+	if s.own != nil {
+		own := make(map[string]guardState, len(s.own))
+		for k, v := range s.own {
+			own[k] = v.clone()
+		}
+		s.own = own
+	}
 	return s
 }
 

@@ -6,27 +6,88 @@ import (
 	"strings"
 )
 
-// observeVerify keeps the files changed since the last passing check. A
-// change opens a new batch; a successful verifying command closes it; a
-// failing one leaves it open.
-func (s *State) observeVerify(c ToolCall, p Policy) {
+// KindVerify is the verify guard's reminder.
+const KindVerify Kind = "verify"
+
+var (
+	verifyOn           = boolSetting("verify", true, "remind the model when it ends its turn with unverified edits")
+	verifyPatterns     = listSetting("verify_patterns", defaultVerifyPatterns, "commands that count as verifying an edit (keel's list; prefer verify_patterns_extra)")
+	verifyExtra        = listSetting("verify_patterns_extra", nil, "more commands that count as verifying an edit, added to verify_patterns")
+	verifySkipSuffixes = listSetting("verify_skip_suffixes", defaultVerifySkipSuffixes, "file suffixes whose edits need no check (prose)")
+)
+
+var verifyGuard = &Guard{
+	Name: "verify", Kind: KindVerify, Rank: 4,
+	Settings: []*Setting{verifyOn, verifyPatterns, verifyExtra, verifySkipSuffixes},
+	Call: func(s *State, c ToolCall, _ int, p *Policy) *Intervention {
+		stateOf[unverified](s, "verify").observe(c, p)
+		return nil
+	},
+	Round: verify,
+}
+
+// defaultVerifyPatterns are the commands that count as verifying an edit
+// when they succeed: keel's one list (verify_patterns_extra adds to it).
+var defaultVerifyPatterns = []string{
+	"go test", "go build", "go vet", "make test", "make check", "make lint",
+	"cargo test", "cargo build", "cargo check", "cargo clippy",
+	"npm test", "npm run test", "npm run build", "npm run lint", "npx tsc", "tsc",
+	"yarn test", "pnpm test", "bun test", "deno test", "npx jest", "npx vitest",
+	"pytest", "python -m pytest", "python3 -m pytest", "mypy", "ruff", "eslint",
+	"golangci-lint", "staticcheck", "mvn test", "gradle test", "./gradlew test",
+	"dotnet test", "dotnet build", "swift test", "swift build", "mix test",
+	"rspec", "bundle exec rspec", "ctest", "zig build",
+}
+
+// defaultVerifySkipSuffixes are the file suffixes whose edits need no
+// build or test: prose, and data and configuration files, which no test
+// command checks (a model that edits one is not asked to run the tests).
+var defaultVerifySkipSuffixes = []string{".md", ".markdown", ".txt", ".rst", ".adoc",
+	".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".env", ".csv"}
+
+// VerifyPatterns returns the commands that verify an edit: verify_patterns
+// and verify_patterns_extra.
+func (p Policy) VerifyPatterns() []string {
+	return append(slices.Clip(p.list(verifyPatterns)), p.list(verifyExtra)...)
+}
+
+// unverified is the files changed since the last passing check.
+type unverified struct {
+	paths    []string // never written in place
+	notified bool     // the current batch has had its reminder
+}
+
+func (u *unverified) clone() guardState { c := *u; return &c }
+
+// Unverified lists the files changed since the last passing check.
+func (s State) Unverified() []string {
+	if u := peekState[*unverified](s, "verify"); u != nil {
+		return slices.Clone(u.paths)
+	}
+	return nil
+}
+
+// observe keeps the files changed since the last passing check. A change
+// opens a new batch; a successful verifying command closes it; a failing
+// one leaves it open.
+func (u *unverified) observe(c ToolCall, p *Policy) {
 	for _, path := range c.Changed {
-		if skipVerify(path, p.VerifySkipSuffixes) || slices.Contains(s.unverified, path) {
+		if skipVerify(path, p.list(verifySkipSuffixes)) || slices.Contains(u.paths, path) {
 			continue
 		}
-		s.unverified = appendCopy(s.unverified, path)
-		s.verifyNotified = false
+		u.paths = appendCopy(u.paths, path)
+		u.notified = false
 	}
 	if c.Command == "" || failed(c) {
 		return
 	}
-	if IsVerifying(c.Command, p.VerifyPatterns) {
-		s.unverified, s.verifyNotified = nil, false
+	if IsVerifying(c.Command, p.VerifyPatterns()) {
+		u.paths, u.notified = nil, false
 		return
 	}
 	// Running an edited script (bash scripts/x.sh, python3 app.py,
 	// ./run.sh) and seeing it succeed checks that file.
-	s.unverified = slices.DeleteFunc(slices.Clone(s.unverified), func(path string) bool { return runsFile(c.Command, path) })
+	u.paths = slices.DeleteFunc(slices.Clone(u.paths), func(path string) bool { return runsFile(c.Command, path) })
 }
 
 // interpreters run the file named after their options.
@@ -79,12 +140,13 @@ func skipVerify(path string, suffixes []string) bool {
 
 // verify reminds, once per batch of edits, a model that ends its turn
 // with changes no check has passed since.
-func verify(sum RoundSummary, p Policy, s *State) *Intervention {
-	if !p.Verify || !sum.EndedTurn || len(s.unverified) == 0 || s.verifyNotified {
+func verify(sum RoundSummary, p *Policy, s *State) *Intervention {
+	u := stateOf[unverified](s, "verify")
+	if !p.on(verifyOn) || !sum.EndedTurn || len(u.paths) == 0 || u.notified {
 		return nil
 	}
-	s.verifyNotified = true
-	files := nameList(s.unverified, 8)
+	u.notified = true
+	files := nameList(u.paths, 8)
 	return &Intervention{
 		Kind:       KindVerify,
 		AtToolCall: s.toolCalls,
@@ -92,8 +154,8 @@ func verify(sum RoundSummary, p Policy, s *State) *Intervention {
 		Message: fmt.Sprintf("You changed %s and ended your turn, but no check has passed since the last edit. Run the project's build or tests for these changes and report the result, or say why no check applies.",
 			files),
 		Note:    fmt.Sprintf("no check has passed since you changed %s: run the build or tests, or say why none applies.", files),
-		Why:     fmt.Sprintf("turn ended with %d changed file(s) unverified: %s", len(s.unverified), files),
-		Figures: map[string]int{"files": len(s.unverified)},
+		Why:     fmt.Sprintf("turn ended with %d changed file(s) unverified: %s", len(u.paths), files),
+		Figures: map[string]int{"files": len(u.paths)},
 	}
 }
 

@@ -33,7 +33,7 @@ func TestVerify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			x := newSession(t, quiet())
-			x.p.PlanContinue = false
+			x.p.Set("plan_continue", false)
 			var got []int
 			for i, r := range tt.rounds {
 				var ins []Intervention
@@ -68,7 +68,7 @@ func TestVerifyMessageNamesFiles(t *testing.T) {
 			t.Errorf("message %q lacks %q", ins[0].Message, want)
 		}
 	}
-	x.p.Verify = false
+	x.p.Set("verify", false)
 	x.round(editCall("/w/c.go", "x", "y"))
 	if hasKind(x.end(), KindVerify) {
 		t.Error("verify fired while disabled")

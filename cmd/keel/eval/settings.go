@@ -2,11 +2,11 @@ package eval
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/keel-dev/keel/config"
+	"github.com/keel-dev/keel/discipline"
 )
 
 // Settings are one side of the comparison: "key=value" pairs separated by
@@ -29,9 +29,6 @@ type Settings struct {
 }
 
 type setting struct{ key, value string }
-
-// topKeys are the top-level and [plan] keys a setting may change.
-var topKeys = []string{"reflection_cadence", "max_turns", "max_tool_calls", "token_budget", "plan.stall_threshold"}
 
 // ParseSettings parses text; an unknown key or a bad value is an error
 // naming it.
@@ -109,62 +106,57 @@ func onOff(it setting) (bool, error) {
 // setGuards sets every number and switch of [discipline] to 0 and false,
 // or to the defaults. Lists (verify_patterns) stay as configured.
 func setGuards(c *config.Config, on bool) {
-	dst := reflect.ValueOf(&c.Discipline).Elem()
-	def := reflect.ValueOf(config.Defaults().Discipline)
-	for i := range dst.NumField() {
-		f := dst.Field(i)
-		switch {
-		case f.Kind() != reflect.Int && f.Kind() != reflect.Bool:
-		case on:
-			f.Set(def.Field(i))
-		default:
-			f.SetZero()
-		}
-	}
-}
-
-// settingField finds the settable number or switch for key in c.
-func settingField(c *config.Config, key string) (reflect.Value, bool) {
-	if name, ok := strings.CutPrefix(key, "discipline."); ok {
-		return fieldByTag(reflect.ValueOf(&c.Discipline).Elem(), name)
-	}
-	for _, k := range topKeys {
-		if k == key {
-			if name, ok := strings.CutPrefix(key, "plan."); ok {
-				return fieldByTag(reflect.ValueOf(&c.Plan).Elem(), name)
+	for _, s := range discipline.Settings() {
+		switch p := c.Discipline.Ptr(s.Key).(type) {
+		case *int:
+			*p = 0
+			if on {
+				*p = s.Default().(int)
 			}
-			return fieldByTag(reflect.ValueOf(c).Elem(), key)
+		case *bool:
+			*p = on && s.Default().(bool)
 		}
 	}
-	return reflect.Value{}, false
 }
 
-// fieldByTag is the int or bool field of struct v whose toml tag is name.
-func fieldByTag(v reflect.Value, name string) (reflect.Value, bool) {
-	t := v.Type()
-	for i := range t.NumField() {
-		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ",")
-		k := t.Field(i).Type.Kind()
-		if tag == name && (k == reflect.Int || k == reflect.Bool) {
-			return v.Field(i), true
+// settingField finds the settable number or switch for key in c: a
+// *int or a *bool.
+func settingField(c *config.Config, key string) (any, bool) {
+	if name, ok := strings.CutPrefix(key, "discipline."); ok {
+		switch p := c.Discipline.Ptr(name).(type) {
+		case *int, *bool:
+			return p, true
 		}
+		return nil, false
 	}
-	return reflect.Value{}, false
+	switch key {
+	case "reflection_cadence":
+		return &c.ReflectionCadence, true
+	case "max_turns":
+		return &c.MaxTurns, true
+	case "max_tool_calls":
+		return &c.MaxToolCalls, true
+	case "token_budget":
+		return &c.TokenBudget, true
+	case "plan.stall_threshold":
+		return &c.Plan.StallThreshold, true
+	}
+	return nil, false
 }
 
-func setValue(f reflect.Value, it setting) error {
-	if f.Kind() == reflect.Bool {
-		b, err := strconv.ParseBool(strings.ToLower(it.value))
+func setValue(f any, it setting) error {
+	if b, ok := f.(*bool); ok {
+		v, err := strconv.ParseBool(strings.ToLower(it.value))
 		if err != nil {
 			return fmt.Errorf("%s must be true or false, not %q", it.key, it.value)
 		}
-		f.SetBool(b)
+		*b = v
 		return nil
 	}
 	n, err := strconv.Atoi(it.value)
 	if err != nil || n < 0 {
 		return fmt.Errorf("%s must be a whole number of 0 or more, not %q", it.key, it.value)
 	}
-	f.SetInt(int64(n))
+	*f.(*int) = n
 	return nil
 }

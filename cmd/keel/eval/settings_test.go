@@ -36,9 +36,9 @@ func TestParseSettingsErrors(t *testing.T) {
 func base() *config.Config {
 	c := config.Defaults()
 	c.ReflectionCadence = 7
-	c.Discipline.RepeatHalt = 9
-	c.Discipline.Verify = false
-	c.Discipline.VerifyPatterns = []string{"make check"}
+	c.Discipline.Set("repeat_halt", 9)
+	c.Discipline.Set("verify", false)
+	c.Discipline.Set("verify_patterns", []string{"make check"})
 	return c
 }
 
@@ -48,23 +48,31 @@ func TestSettingsApply(t *testing.T) {
 		text  string
 		check func(c *config.Config) bool
 	}{
-		{"", func(c *config.Config) bool { return c.ReflectionCadence == 7 && c.Discipline.RepeatHalt == 9 }},
-		{"reflection_cadence=0", func(c *config.Config) bool { return c.ReflectionCadence == 0 && c.Discipline.RepeatHalt == 9 }},
-		{" discipline.repeat_halt = 6 , discipline.verify=true", func(c *config.Config) bool { return c.Discipline.RepeatHalt == 6 && c.Discipline.Verify }},
+		{"", func(c *config.Config) bool { return c.ReflectionCadence == 7 && c.Discipline.Int("repeat_halt") == 9 }},
+		{"reflection_cadence=0", func(c *config.Config) bool { return c.ReflectionCadence == 0 && c.Discipline.Int("repeat_halt") == 9 }},
+		{" discipline.repeat_halt = 6 , discipline.verify=true", func(c *config.Config) bool {
+			return c.Discipline.Int("repeat_halt") == 6 && c.Discipline.Bool("verify")
+		}},
 		{"max_tool_calls=40,plan.stall_threshold=2", func(c *config.Config) bool { return c.MaxToolCalls == 40 && c.Plan.StallThreshold == 2 }},
 		{"guards=off", func(c *config.Config) bool {
 			d := c.Discipline
-			return d.Reread+d.RepeatWarn+d.RepeatHalt+d.ErrorStreak+d.ErrorStreakHalt+d.StallCalls == 0 && !d.Verify && !d.PlanContinue &&
-				c.ReflectionCadence == 7 && len(d.VerifyPatterns) == 1
+			sum := 0
+			for _, k := range []string{"reread", "repeat_warn", "repeat_halt", "error_streak", "error_streak_halt", "stall_calls", "alternation_halt", "monologue_halt"} {
+				sum += d.Int(k)
+			}
+			return sum == 0 && !d.Bool("verify") && !d.Bool("plan_continue") &&
+				c.ReflectionCadence == 7 && len(d.List("verify_patterns")) == 1
 		}},
 		{"guards=on", func(c *config.Config) bool {
-			return c.Discipline.RepeatHalt == def.Discipline.RepeatHalt && c.Discipline.Verify && c.ReflectionCadence == 7 && len(c.Discipline.VerifyPatterns) == 1
+			return c.Discipline.Int("repeat_halt") == def.Discipline.Int("repeat_halt") && c.Discipline.Bool("verify") && c.ReflectionCadence == 7 && len(c.Discipline.List("verify_patterns")) == 1
 		}},
-		{"discipline=off", func(c *config.Config) bool { return c.ReflectionCadence == 0 && c.Discipline.RepeatHalt == 0 }},
+		{"discipline=off", func(c *config.Config) bool { return c.ReflectionCadence == 0 && c.Discipline.Int("repeat_halt") == 0 }},
 		{"discipline=on", func(c *config.Config) bool {
-			return c.ReflectionCadence == def.ReflectionCadence && c.Discipline.RepeatHalt == def.Discipline.RepeatHalt
+			return c.ReflectionCadence == def.ReflectionCadence && c.Discipline.Int("repeat_halt") == def.Discipline.Int("repeat_halt")
 		}},
-		{"guards=off,discipline.reread=2", func(c *config.Config) bool { return c.Discipline.Reread == 2 && c.Discipline.RepeatHalt == 0 }},
+		{"guards=off,discipline.reread=2", func(c *config.Config) bool {
+			return c.Discipline.Int("reread") == 2 && c.Discipline.Int("repeat_halt") == 0
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
@@ -74,7 +82,7 @@ func TestSettingsApply(t *testing.T) {
 			if !tt.check(got) {
 				t.Errorf("%q applied: cadence %d, discipline %+v, max_tool_calls %d", tt.text, got.ReflectionCadence, got.Discipline, got.MaxToolCalls)
 			}
-			if orig.ReflectionCadence != 7 || orig.Discipline.RepeatHalt != 9 || orig.Discipline.Verify {
+			if orig.ReflectionCadence != 7 || orig.Discipline.Int("repeat_halt") != 9 || orig.Discipline.Bool("verify") {
 				t.Errorf("Apply changed the configuration it was given")
 			}
 		})
