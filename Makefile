@@ -24,7 +24,7 @@ test: ## run every test with the race detector
 
 lint: ## go vet, gofmt (must be empty), deadcode (must be empty), staticcheck when installed
 	$(GO) vet ./...
-	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^third_party/')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	@command -v deadcode >/dev/null 2>&1 || $(GO) install golang.org/x/tools/cmd/deadcode@v0.52.0
 	@out=$$(PATH="$$PATH:$$($(GO) env GOPATH)/bin" deadcode -test ./...); if [ -n "$$out" ]; then echo "dead code:"; echo "$$out"; exit 1; fi
 	@if command -v staticcheck >/dev/null 2>&1; then staticcheck ./...; else echo "staticcheck not installed: go install honnef.co/go/tools/cmd/staticcheck@latest"; fi

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -18,7 +19,7 @@ func flagError(cmd *cobra.Command, err error) error {
 	var missing *pflag.ValueRequiredError
 	var unknown *pflag.NotExistError
 	switch {
-	case errors.As(err, &invalid) && errors.Is(err, strconv.ErrRange):
+	case errors.As(err, &invalid) && outOfRange(invalid):
 		return usageError(fmt.Errorf("%s is out of range: %s", flagName(invalid.GetFlag()), invalid.GetValue()))
 	case errors.As(err, &invalid):
 		f := invalid.GetFlag()
@@ -29,6 +30,20 @@ func flagError(cmd *cobra.Command, err error) error {
 		return usageError(fmt.Errorf("%s; keel%s --help lists the flags", err, subPath(cmd)))
 	}
 	return usageError(err)
+}
+
+// outOfRange reports whether a rejected value is a whole number too large
+// for its integer flag. pflag v1.1 no longer wraps strconv's ErrRange
+// ("must be an integer" for both), so the value is parsed again.
+func outOfRange(invalid *pflag.InvalidValueError) bool {
+	if errors.Is(invalid, strconv.ErrRange) {
+		return true
+	}
+	if flagWants(invalid.GetFlag().Value.Type()) != "a whole number" {
+		return false
+	}
+	_, whole := new(big.Int).SetString(invalid.GetValue(), 0)
+	return whole
 }
 
 // flagName is how the user may have typed the flag: "-p/--prompt".
