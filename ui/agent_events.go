@@ -14,10 +14,6 @@ import (
 // is handled in a few updates rather than one per delta.
 const maxBatch = 256
 
-// frameInterval coalesces stream deltas: the streaming answer is redrawn
-// at most this often (60 fps).
-const frameInterval = time.Second / 60
-
 // spinInterval is the spinner's speed; it ticks only while keel works.
 const spinInterval = 100 * time.Millisecond
 
@@ -34,7 +30,6 @@ type requestMsg struct {
 }
 
 type (
-	frameMsg     struct{}
 	spinMsg      struct{ at time.Time }
 	submitErrMsg struct{ err error }
 )
@@ -93,7 +88,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		ended = ended || stop
 	}
 	m.dialogs.prune()
-	cmds := []tea.Cmd{m.tr.scheduleFrame(), m.startSpin()}
+	cmds := []tea.Cmd{m.tr.ScheduleFrame(), m.startSpin()}
 	switch {
 	case !m.running && len(m.queue) > 0:
 		cmds = append(cmds, m.submitQueued())
@@ -118,37 +113,37 @@ func releaseMemory() tea.Msg {
 func (m *Model) apply(ev agent.Event) {
 	switch ev := common.CleanEvent(ev).(type) {
 	case agent.TextDelta:
-		m.tr.appendAnswer(ev.Text)
+		m.tr.AppendAnswer(ev.Text)
 	case agent.ReasoningDelta:
-		m.tr.appendReasoning(ev.Text)
+		m.tr.AppendReasoning(ev.Text)
 	case agent.AnswerRestarted:
-		m.tr.dropPartial()
+		m.tr.DropPartial()
 		if ev.Reason != "" {
 			m.notice("answer restarted: " + ev.Reason)
 		}
 	case agent.StateChanged:
 		m.status.stateChanged(ev.To, ev.Detail)
 	case agent.ToolStarted:
-		m.tr.startTool(ev)
+		m.tr.StartTool(ev)
 	case agent.ToolFinished:
-		m.tr.finishTool(ev)
+		m.tr.FinishTool(ev)
 		m.plan.toolDone(ev.Name, !ev.IsError && !ev.Denied)
 	case agent.UsageUpdated:
 		m.status.usage(ev)
 		m.plan.usage(ev)
 	case agent.InterventionFired:
-		m.tr.addCard(ev.Intervention)
+		m.tr.AddCard(ev.Intervention)
 		if ev.Intervention.Kind == "reflection" {
 			m.plan.checkpoint()
 		}
 	case agent.InterventionAnswered:
-		m.tr.answerCard(ev.Seq, ev.Text)
+		m.tr.AnswerCard(ev.Seq, ev.Text)
 	case agent.PlanChanged:
 		m.plan.setPlan(ev.Plan)
 	case agent.ReportUpdated:
 		m.plan.setStalled(ev.Stalled)
 	case agent.RoundFinished:
-		m.tr.endStream()
+		m.tr.EndStream()
 	case agent.Retrying:
 		m.status.retrying(ev.Wait)
 	case agent.Notice:
@@ -161,7 +156,7 @@ func (m *Model) apply(ev agent.Event) {
 // taskStopped ends a task: the screen says how, and the next queued
 // prompt (if any) is sent.
 func (m *Model) taskStopped(ev agent.TaskStopped) {
-	m.tr.endTask()
+	m.tr.EndTask()
 	m.running = false
 	m.status.setCancelling(false)
 	switch {
@@ -204,7 +199,7 @@ func (m *Model) spin(msg spinMsg) tea.Cmd {
 		m.spinning = false
 		return nil
 	}
-	m.r.tick()
+	m.spinFrame++
 	m.status.tick(msg.at)
 	return spinTick()
 }
@@ -227,8 +222,8 @@ func (m *Model) submit(prompt string) tea.Cmd {
 
 // submitQueued sends the oldest queued prompt.
 func (m *Model) submitQueued() tea.Cmd {
-	e := m.queue[0]
+	q := m.queue[0]
 	m.queue = m.queue[1:]
-	m.tr.unqueue(e)
-	return m.submit(e.prompt)
+	m.tr.Unqueue(q.entry)
+	return m.submit(q.prompt)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/transcript"
 )
 
 func TestStatusBarStates(t *testing.T) {
@@ -49,7 +50,7 @@ func TestRetryCountdownRunsOnTheSpinner(t *testing.T) {
 func TestNoTickWhenIdle(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	_, cmd := m.Update(events(agent.Notice{Text: "datalog write retried"}))
-	if m.spinning || m.tr.live.framePending {
+	if m.spinning || m.tr.FramePending() {
 		t.Fatal("an idle screen must not tick")
 	}
 	_ = cmd
@@ -66,7 +67,7 @@ func TestNoTickWhenIdle(t *testing.T) {
 func TestStreamingIsCoalescedToFrames(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	_, cmd := m.Update(events(agent.TextDelta{Text: "Hello"}))
-	if cmd == nil || !m.tr.live.framePending {
+	if cmd == nil || !m.tr.FramePending() {
 		t.Fatal("a delta should schedule a frame")
 	}
 	_ = plain(m) // Bubble Tea draws after every update
@@ -74,19 +75,19 @@ func TestStreamingIsCoalescedToFrames(t *testing.T) {
 	if strings.Contains(plain(m), "Hello world") {
 		t.Fatal("the answer is redrawn on the frame, not per delta")
 	}
-	send(m, frameMsg{})
+	send(m, transcript.FrameMsg{})
 	if !strings.Contains(plain(m), "Hello world") {
 		t.Fatalf("after the frame the text shows:\n%s", plain(m))
 	}
-	if _, cmd := m.Update(frameMsg{}); cmd != nil {
+	if _, cmd := m.Update(transcript.FrameMsg{}); cmd != nil {
 		t.Fatal("no frame is scheduled when nothing changed")
 	}
 }
 
 func TestAnswerRestartedDropsPartial(t *testing.T) {
 	m := newTestModel(t, 80, 24)
-	send(m, events(agent.TextDelta{Text: "partial answer"}), frameMsg{})
-	send(m, events(agent.AnswerRestarted{Reason: "stream cut"}, agent.TextDelta{Text: "fresh"}), frameMsg{})
+	send(m, events(agent.TextDelta{Text: "partial answer"}), transcript.FrameMsg{})
+	send(m, events(agent.AnswerRestarted{Reason: "stream cut"}, agent.TextDelta{Text: "fresh"}), transcript.FrameMsg{})
 	s := plain(m)
 	if strings.Contains(s, "partial answer") || !strings.Contains(s, "fresh") || !strings.Contains(s, "answer restarted: stream cut") {
 		t.Fatalf("restart should drop the partial answer:\n%s", s)
@@ -136,7 +137,7 @@ func TestDeniedToolShowsReason(t *testing.T) {
 
 func TestReasoningCollapsedAndExpandable(t *testing.T) {
 	m := newTestModel(t, 100, 30)
-	send(m, events(agent.ReasoningDelta{Text: "first thought\nsecond thought"}, agent.TextDelta{Text: "answer"}), frameMsg{})
+	send(m, events(agent.ReasoningDelta{Text: "first thought\nsecond thought"}, agent.TextDelta{Text: "answer"}), transcript.FrameMsg{})
 	s := plain(m)
 	if !strings.Contains(s, "▸ thinking: first thought") || strings.Contains(s, "second thought") {
 		t.Fatalf("reasoning should be one dim line:\n%s", s)

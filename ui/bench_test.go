@@ -7,20 +7,23 @@ import (
 	"time"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/transcript"
 )
 
 // bigTranscript fills a model with n messages of mixed kinds: prompts,
 // markdown answers, tool calls with diffs, cards.
 func bigTranscript(b *testing.B, n int) *Model {
 	m := newTestModel(b, 160, 48)
-	for i := 0; len(m.tr.entries) < n; i++ {
+	for i := 0; m.tr.Len() < n; i++ {
 		id := fmt.Sprint(i)
-		m.tr.add(&entry{kind: kindUser, text: "prompt " + id})
-		m.tr.add(&entry{kind: kindAssistant, text: "Answer **" + id + "** with `code` and a list:\n\n- one\n- two\n\n```go\nfunc f() int { return " + id + " }\n```"})
-		m.tr.add(&entry{kind: kindTool, tool: &toolCall{name: "edit_file", args: `{"path":"a.go"}`, state: toolOK,
-			diff: "--- a/a.go\n+++ b/a.go\n@@ -1 +1 @@\n-x\n+y\n", duration: time.Millisecond}})
-		m.tr.add(&entry{kind: kindCard, card: &agent.Intervention{Kind: "reflection", AtToolCall: i, Why: "checkpoint", Message: "restate the task"}})
+		m.tr.AddPrompt("prompt "+id, nil, nil, false)
+		m.tr.AppendAnswer("Answer **" + id + "** with `code` and a list:\n\n- one\n- two\n\n```go\nfunc f() int { return " + id + " }\n```")
+		m.tr.StartTool(agent.ToolStarted{CallID: id, Name: "edit_file", Args: `{"path":"a.go"}`})
+		m.tr.FinishTool(agent.ToolFinished{CallID: id, Name: "edit_file", Args: `{"path":"a.go"}`,
+			Diff: "--- a/a.go\n+++ b/a.go\n@@ -1 +1 @@\n-x\n+y\n", Duration: time.Millisecond})
+		m.tr.AddCard(agent.Intervention{Seq: i, Kind: "reflection", AtToolCall: i, Why: "checkpoint", Message: "restate the task"})
 	}
+	m.tr.EndTask()
 	return m
 }
 
@@ -38,7 +41,7 @@ func BenchmarkViewTranscript10k(b *testing.B) {
 	b.Run("scrolling", func(b *testing.B) {
 		w, h := m.transcriptSize()
 		for b.Loop() {
-			m.tr.scrollUp(h, w, h) // a page of entries not rendered before
+			m.tr.ScrollUp(h, w, h) // a page of entries not rendered before
 			m.View()
 		}
 	})
@@ -49,7 +52,7 @@ func BenchmarkViewTranscript10k(b *testing.B) {
 // per delta; BenchmarkStreamFrame measures that redraw.
 func BenchmarkStreamDelta(b *testing.B) {
 	m := bigTranscript(b, 1000)
-	send(m, events(agent.TextDelta{Text: strings.Repeat("Some streamed text. ", 200)}), frameMsg{})
+	send(m, events(agent.TextDelta{Text: strings.Repeat("Some streamed text. ", 200)}), transcript.FrameMsg{})
 	m.View()
 	msg := events(agent.TextDelta{Text: "more words "})
 	for b.Loop() {
@@ -66,10 +69,10 @@ func BenchmarkStreamFrame(b *testing.B) {
 	for i := range 100 {
 		fmt.Fprintf(&long, "Paragraph %d explains one more part of the design in a sentence or two.\n\n", i)
 	}
-	send(m, events(agent.TextDelta{Text: long.String()}), frameMsg{})
+	send(m, events(agent.TextDelta{Text: long.String()}), transcript.FrameMsg{})
 	m.View()
 	for b.Loop() {
-		send(m, events(agent.TextDelta{Text: "word "}), frameMsg{})
+		send(m, events(agent.TextDelta{Text: "word "}), transcript.FrameMsg{})
 		m.View()
 	}
 }

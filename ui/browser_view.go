@@ -9,13 +9,13 @@ import (
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/internal/termtext"
 	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/theme"
 )
 
 // view renders the browser for width × height. What the datalog holds is
 // the model's and the tools' text: every piece of it is sanitised (clean,
 // oneLine, keyArgument) before it is styled.
-func (b *browser) view(r *renderer, width, height int) string {
-	st := r.st
+func (b *browser) view(st theme.Styles, width, height int) string {
 	var title, help string
 	var body []string
 	switch b.level {
@@ -27,17 +27,17 @@ func (b *browser) view(r *renderer, width, height int) string {
 			title += "  (type to filter)"
 		}
 		help = "↑/↓ move · enter open · ctrl+r resume · esc close"
-		body = b.sessionLines(r, width, height-3)
+		body = b.sessionLines(st, width, height-3)
 	case levelRounds:
 		s := b.detail.Session
 		title = common.Clean(fmt.Sprintf("Session %s · %s/%s · %s", datalog.ShortID(s.ID), s.Provider, s.Model, common.Plural(len(b.detail.Rounds), "round")))
 		help = "↑/↓ move · enter open round · r resume · esc back"
-		body = b.roundLines(r, width, height-3)
+		body = b.roundLines(st, width, height-3)
 	case levelRound:
 		rd := b.detail.Rounds[b.cursor]
 		title = common.Clean(fmt.Sprintf("Round %d of session %s", rd.Round.Seq, datalog.ShortID(b.detail.Session.ID)))
 		help = "↑/↓ PgUp/PgDn scroll · r resume · esc back"
-		body = b.roundDetail(r, width, height-3)
+		body = b.roundDetail(st, width, height-3)
 	}
 	switch {
 	case b.err != "":
@@ -54,13 +54,13 @@ func (b *browser) view(r *renderer, width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
-func (b *browser) sessionLines(r *renderer, width, height int) []string {
+func (b *browser) sessionLines(st theme.Styles, width, height int) []string {
 	fs := b.filtered()
 	if len(fs) == 0 {
 		if b.loading {
 			return nil
 		}
-		return []string{r.st.Dim.Render("no sessions" + map[bool]string{true: " match the filter", false: " logged yet"}[b.filter != ""])}
+		return []string{st.Dim.Render("no sessions" + map[bool]string{true: " match the filter", false: " logged yet"}[b.filter != ""])}
 	}
 	if b.cursor < b.listTop {
 		b.listTop = b.cursor
@@ -73,27 +73,27 @@ func (b *browser) sessionLines(r *renderer, width, height int) []string {
 		s := fs[i]
 		row := fmt.Sprintf("%s  %s  %-20s %4d %-6s  %s  %s", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
 			ansi.Truncate(common.OneLine(s.Provider+"/"+s.Model), 20, "…"), s.Totals.Rounds, common.NounFor(s.Totals.Rounds, "round"),
-			common.OneLine(s.FirstPrompt), r.st.Dim.Render("· "+common.OneLine(s.StopReason)))
-		out = append(out, r.cursorLine(i == b.cursor, row, width))
+			common.OneLine(s.FirstPrompt), st.Dim.Render("· "+common.OneLine(s.StopReason)))
+		out = append(out, cursorLine(st, i == b.cursor, row, width))
 	}
 	return out
 }
 
 // cursorLine marks the line under the cursor.
-func (r *renderer) cursorLine(on bool, row string, width int) string {
+func cursorLine(st theme.Styles, on bool, row string, width int) string {
 	row = ansi.Truncate(row, width-2, "…")
 	if on {
-		return r.st.Selected.Render("▶ ") + r.st.Bold.Render(row)
+		return st.Selected.Render("▶ ") + st.Bold.Render(row)
 	}
 	return "  " + row
 }
 
 // roundLines draws the timeline from roundTop, moving it so the cursor's
 // round is on screen; only the rounds drawn are formatted.
-func (b *browser) roundLines(r *renderer, width, height int) []string {
+func (b *browser) roundLines(st theme.Styles, width, height int) []string {
 	rounds := b.detail.Rounds
 	if len(rounds) == 0 {
-		return []string{r.st.Dim.Render("this session has no rounds")}
+		return []string{st.Dim.Render("this session has no rounds")}
 	}
 	// Every round takes at least one line, so the cursor's round is never
 	// more than height rounds below the top.
@@ -102,7 +102,7 @@ func (b *browser) roundLines(r *renderer, width, height int) []string {
 		var out []string
 		fits := false
 		for i := b.roundTop; i < len(rounds) && len(out) < height; i++ {
-			blk := b.roundSummary(r, i, width)
+			blk := b.roundSummary(st, i, width)
 			if i == b.cursor {
 				fits = len(out) < height // its head line is on screen
 			}
@@ -117,78 +117,78 @@ func (b *browser) roundLines(r *renderer, width, height int) []string {
 
 // roundSummary is one round's timeline block: its head line, then its tool
 // calls, interventions and plan changes.
-func (b *browser) roundSummary(r *renderer, i, width int) []string {
+func (b *browser) roundSummary(st theme.Styles, i, width int) []string {
 	rd := b.detail.Rounds[i]
 	rr := rd.Round
 	head := fmt.Sprintf("round %d · task %d · %s · in %s out %s · %s", rr.Seq, rr.TaskSeq, termtext.Duration(rr.Duration),
 		common.Tokens(rr.TokensIn), common.Tokens(rr.TokensOut), common.OneLine(rr.FinishReason))
-	out := []string{r.cursorLine(i == b.cursor, head, width)}
+	out := []string{cursorLine(st, i == b.cursor, head, width)}
 	sub := func(s string) { out = append(out, "    "+ansi.Truncate(s, width-6, "…")) }
 	for _, tc := range rd.ToolCalls {
-		icon := r.st.OK.Render("✓")
+		icon := st.OK.Render("✓")
 		if tc.IsError {
-			icon = r.st.Fail.Render("✗")
+			icon = st.Fail.Render("✗")
 		}
 		if tc.Permission == "deny" {
-			icon = r.st.Warn.Render("⊘")
+			icon = st.Warn.Render("⊘")
 		}
-		sub(icon + " " + common.OneLine(tc.Name) + " " + common.KeyArgument(tc.Name, tc.Arguments) + r.st.Dim.Render(" "+termtext.Duration(tc.Duration)))
+		sub(icon + " " + common.OneLine(tc.Name) + " " + common.KeyArgument(tc.Name, tc.Arguments) + st.Dim.Render(" "+termtext.Duration(tc.Duration)))
 	}
 	for _, iv := range rd.Interventions {
-		sub(r.st.Warn.Render("◆ "+common.OneLine(iv.Kind)) + fmt.Sprintf(" at call %d", iv.AtToolCall))
+		sub(st.Warn.Render("◆ "+common.OneLine(iv.Kind)) + fmt.Sprintf(" at call %d", iv.AtToolCall))
 	}
 	for _, p := range rd.Plans {
-		sub(r.st.Accent.Render("▤ plan") + fmt.Sprintf(" attempt %d %s", p.Attempt, common.OneLine(p.Status)))
+		sub(st.Accent.Render("▤ plan") + fmt.Sprintf(" attempt %d %s", p.Attempt, common.OneLine(p.Status)))
 	}
 	return out
 }
 
 // roundDetail renders the open round in full once per width, then shows
 // the scrolled window of it.
-func (b *browser) roundDetail(r *renderer, width, height int) []string {
+func (b *browser) roundDetail(st theme.Styles, width, height int) []string {
 	if b.round == nil || b.roundW != width {
-		b.round, b.roundW = roundFull(r, b.detail.Rounds[b.cursor], width), width
+		b.round, b.roundW = roundFull(st, b.detail.Rounds[b.cursor], width), width
 	}
 	b.scroll = min(b.scroll, max(len(b.round)-height, 0))
 	return b.round[b.scroll:min(b.scroll+height, len(b.round))]
 }
 
-func roundFull(r *renderer, rd *datalog.RoundDetail, width int) []string {
+func roundFull(st theme.Styles, rd *datalog.RoundDetail, width int) []string {
 	rr := rd.Round
 	var out []string
 	add := func(style common.Styler, s string) { out = append(out, common.Wrap(style, common.Clean(s), width)...) }
 	head := func(style common.Styler, s string) { out = append(out, "", style.Render(common.OneLine(s))) }
-	add(r.st.Dim, fmt.Sprintf("task %d · started %s · %s (first token %s) · in %d out %d cached %d · %s · finish %s · retries %d",
+	add(st.Dim, fmt.Sprintf("task %d · started %s · %s (first token %s) · in %d out %d cached %d · %s · finish %s · retries %d",
 		rr.TaskSeq, rr.Started.Local().Format(time.DateTime), termtext.Duration(rr.Duration), termtext.Duration(rr.FirstToken),
 		rr.TokensIn, rr.TokensOut, rr.TokensCached, common.Cost(common.LoggedCost(rr.Cost, rr.TokensIn+rr.TokensOut)), rr.FinishReason, rr.Retries))
 	for _, t := range rd.Transitions {
-		add(r.st.Dim, fmt.Sprintf("state %s → %s %s", t.From, t.To, t.Detail))
+		add(st.Dim, fmt.Sprintf("state %s → %s %s", t.From, t.To, t.Detail))
 	}
 	for _, m := range rd.Messages {
 		if strings.TrimSpace(m.Msg.Content) == "" {
 			continue
 		}
-		head(r.st.Bold, string(m.Msg.Role))
-		add(r.st.Status, m.Msg.Content)
+		head(st.Bold, string(m.Msg.Role))
+		add(st.Status, m.Msg.Content)
 	}
 	for _, tc := range rd.ToolCalls {
-		head(r.st.Bold, fmt.Sprintf("tool %s · %s · %s by %s", tc.Name, termtext.Duration(tc.Duration), tc.Permission, tc.DecidedBy))
-		add(r.st.Dim, tc.Arguments)
-		add(r.st.Status, tc.Result)
+		head(st.Bold, fmt.Sprintf("tool %s · %s · %s by %s", tc.Name, termtext.Duration(tc.Duration), tc.Permission, tc.DecidedBy))
+		add(st.Dim, tc.Arguments)
+		add(st.Status, tc.Result)
 	}
 	for _, iv := range rd.Interventions {
-		head(r.st.Warn, fmt.Sprintf("intervention %s at call %d %s", iv.Kind, iv.AtToolCall, iv.Figures))
-		add(r.st.Status, iv.Message)
+		head(st.Warn, fmt.Sprintf("intervention %s at call %d %s", iv.Kind, iv.AtToolCall, iv.Figures))
+		add(st.Status, iv.Message)
 		if iv.Reply != "" {
-			add(r.st.Dim, "reply: "+iv.Reply)
+			add(st.Dim, "reply: "+iv.Reply)
 		}
 	}
 	for _, p := range rd.Plans {
-		head(r.st.Accent, fmt.Sprintf("plan attempt %d %s", p.Attempt, p.Status))
-		add(r.st.Dim, string(p.Plan))
+		head(st.Accent, fmt.Sprintf("plan attempt %d %s", p.Attempt, p.Status))
+		add(st.Dim, string(p.Plan))
 	}
 	for _, fc := range rd.FileChanges {
-		add(r.st.Status, fmt.Sprintf("file %s (new: %v)", fc.Path, !fc.Existed))
+		add(st.Status, fmt.Sprintf("file %s (new: %v)", fc.Path, !fc.Existed))
 	}
 	return out
 }

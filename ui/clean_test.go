@@ -11,6 +11,7 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/ui/transcript"
 )
 
 // hostile is model or tool text that would write the clipboard (OSC 52),
@@ -54,6 +55,18 @@ func foreignControl(v string) (string, bool) {
 	return "", false
 }
 
+// expandAll expands the last n expandable entries with the keys a user
+// presses: ctrl+o on the selected one (the newest), then alt+↑ to the one
+// before it.
+func expandAll(m *Model, n int) {
+	for i := range n {
+		if i > 0 {
+			send(m, press("alt+up"))
+		}
+		send(m, press("ctrl+o"))
+	}
+}
+
 func checkView(t *testing.T, m *Model, what string) {
 	t.Helper()
 	v := m.View().Content
@@ -83,7 +96,7 @@ func deltas(s string, n int) []agent.Event {
 
 func TestTranscriptShowsNoControlSequences(t *testing.T) {
 	m := newTestModel(t, 120, 60)
-	send(m, events(append(deltas(hostile+"\n\nmore "+hostile, 3), agent.ReasoningDelta{Text: hostile})...), frameMsg{})
+	send(m, events(append(deltas(hostile+"\n\nmore "+hostile, 3), agent.ReasoningDelta{Text: hostile})...), transcript.FrameMsg{})
 	checkView(t, m, "streaming")
 	send(m, events(agent.RoundFinished{}))
 	checkView(t, m, "answered")
@@ -94,10 +107,7 @@ func TestTranscriptShowsNoControlSequences(t *testing.T) {
 		agent.ToolFinished{CallID: "2", Name: "edit_file", Args: hostileJSON, Diff: "--- a\n+++ b\n+" + hostile, Denied: true, DenyReason: hostile},
 	))
 	checkView(t, m, "tool calls")
-	for _, e := range m.tr.entries {
-		e.expanded = true
-		m.tr.changed(e)
-	}
+	expandAll(m, 3) // the reasoning and both calls
 	checkView(t, m, "expanded")
 
 	in := agent.Intervention{Seq: 1, Kind: "reflection", Why: hostile, Message: hostile, Action: "inject"}
@@ -115,7 +125,7 @@ func TestTranscriptShowsNoControlSequences(t *testing.T) {
 	if plan.Steps[0].Title != hostile {
 		t.Fatal("sanitising changed the agent's plan")
 	}
-	if a := m.tr.lastAnswer(); strings.ContainsAny(a, "\x1b\x07\r") {
+	if a := m.tr.LastAnswer(); strings.ContainsAny(a, "\x1b\x07\r") {
 		t.Fatalf("y would copy %q", a)
 	}
 }
@@ -137,10 +147,7 @@ func TestResumedHistoryShowsNoControlSequences(t *testing.T) {
 	}})
 	t.Cleanup(s.Close)
 	m := New(Options{Session: s, Bridge: NewBridge(), Dark: &dark, Width: 120, Height: 50})
-	for _, e := range m.tr.entries {
-		e.expanded = true
-		m.tr.changed(e)
-	}
+	expandAll(m, 2) // the reasoning and the call
 	checkView(t, m, "resumed history")
 }
 

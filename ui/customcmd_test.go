@@ -102,7 +102,7 @@ func TestCustomCommandExpands(t *testing.T) {
 
 func TestCustomCommandsInTheUI(t *testing.T) {
 	dirs := commandDirs(t, map[string]string{"review.md": "# Review the code\nReview $ARGUMENTS carefully.", "help.md": "mine"}, nil)
-	m := newTestModel(t, 160, 48)
+	m, srv := newLLMModel(t, 160, 48, Options{})
 	feed(m, loadCommandsCmd(dirs))
 	feed(m, loadCommandsCmd(dirs)) // loaded twice: the clash is still said once per load
 	if n := strings.Count(plain(m), "/help: the built-in command wins over .keel/commands/help.md"); n != 2 {
@@ -114,10 +114,12 @@ func TestCustomCommandsInTheUI(t *testing.T) {
 		t.Fatalf("tab: %q", m.input.value())
 	}
 	typeText(m, "ui/model.go")
-	send(m, press("enter"))
-	e := lastUser(m)
-	if !m.running || e == nil || e.text != "/review ui/model.go" || e.prompt != "# Review the code\nReview ui/model.go carefully." {
-		t.Fatalf("sent %+v", e)
+	_, cmd := m.Update(press("enter"))
+	if p := sentPrompt(t, srv, cmd); !m.running || p != "# Review the code\nReview ui/model.go carefully." {
+		t.Fatalf("sent %q", p)
+	}
+	if s := plain(m); !strings.Contains(s, "› /review ui/model.go") {
+		t.Fatalf("the prompt shows as typed:\n%s", s)
 	}
 	send(m, events(agent.TaskStopped{Reason: agent.StopCompleted}), press("?"))
 	if s := plain(m); !strings.Contains(s, "/review [ARGS]") || !strings.Contains(s, "Review the code") {

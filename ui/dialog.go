@@ -177,14 +177,13 @@ func (d *dialogs) reply(r *request, a answer, line string) string {
 }
 
 // view renders the first question as a bordered box width columns wide.
-func (d *dialogs) view(rd *renderer, width int) string {
-	st := rd.st
+func (d *dialogs) view(st theme.Styles, width int) string {
 	r := d.pending[0]
 	inner := max(width-4, 10)
 	var lines []string
 	switch {
 	case r.perm != nil:
-		lines = d.permLines(rd, r, inner)
+		lines = d.permLines(st, r, inner)
 	case r.plan != nil:
 		lines = d.planLines(st, r.plan, inner)
 	default:
@@ -200,8 +199,8 @@ func (d *dialogs) view(rd *renderer, width int) string {
 	return st.Dialog.Width(width).Render(strings.Join(lines, "\n"))
 }
 
-func (d *dialogs) permLines(rd *renderer, r *request, width int) []string {
-	st, p := rd.st, r.perm
+func (d *dialogs) permLines(st theme.Styles, r *request, width int) []string {
+	p := r.perm
 	title := "Allow " + p.Tool + "?"
 	if p.Destructive {
 		title += "  (destructive)"
@@ -216,7 +215,7 @@ func (d *dialogs) permLines(rd *renderer, r *request, width int) []string {
 	}
 	lines = append(lines, common.Wrap(st.Bold, body, width)...)
 	if prev := editPreview(p.Tool, p.Args); prev != "" {
-		lines = append(lines, common.Diff(rd.st, prev, width, true)...)
+		lines = append(lines, common.Diff(st, prev, width, true)...)
 	}
 	if d.typing {
 		return lines

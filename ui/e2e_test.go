@@ -14,6 +14,7 @@ import (
 	"github.com/keel-dev/keel/agent/llmtest"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/ui/transcript"
 )
 
 // echoTool is a side-effecting fake tool, so the permission policy asks.
@@ -85,7 +86,7 @@ func TestRealSessionThroughTheUI(t *testing.T) {
 			break
 		}
 	}
-	send(m, frameMsg{})
+	send(m, transcript.FrameMsg{})
 	screen := plain(m)
 	if !asked || !strings.Contains(screen, "✓ echo hello") || !strings.Contains(screen, "All done.") || !strings.Contains(screen, "allowed echo once") {
 		t.Fatalf("final screen:\n%s", screen)

@@ -8,7 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/attach"
 	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/transcript"
 )
 
 // The root's side of what the editor sends: prompts with their mentions,
@@ -45,35 +47,25 @@ func (m *Model) edit(msg tea.Msg) tea.Cmd {
 	return tea.Batch(m.input.update(msg), m.input.afterEdit())
 }
 
+// queued is a prompt typed while a task runs: its entry, shown as
+// queued, and the text to send once the task ends.
+type queued struct {
+	entry  *transcript.Entry
+	prompt string
+}
+
 // sendPrompt shows a prompt and sends it, or queues it while a task runs.
 // The mentioned files are attached and the output of the !commands run
 // since the last prompt is prepended.
-func (m *Model) sendPrompt(shown, prompt string, files []mention) tea.Cmd {
+func (m *Model) sendPrompt(shown, prompt string, files []attach.File) tea.Cmd {
 	outs := m.shell.take()
-	full := withShellOutput(attachFiles(prompt, files), outs)
-	e := m.tr.addPrompt(shown, full, m.running)
-	e.chips, e.attached = promptNotes(files, outs)
+	full := attach.Compose(prompt, files, outs)
+	e := m.tr.AddPrompt(shown, files, outs, m.running)
 	if m.running {
-		m.queue = append(m.queue, e)
+		m.queue = append(m.queue, queued{entry: e, prompt: full})
 		return nil
 	}
 	return m.submit(full)
-}
-
-// promptNotes are a prompt's chips and the line saying what went with it.
-func promptNotes(files []mention, outs []shellOutput) ([]string, string) {
-	var chips, parts []string
-	for _, f := range files {
-		chips = append(chips, f.chip())
-		parts = append(parts, f.note())
-	}
-	for _, o := range outs {
-		parts = append(parts, "output of !"+common.OneLine(o.command))
-	}
-	if len(parts) == 0 {
-		return chips, ""
-	}
-	return chips, "with " + strings.Join(parts, " · ")
 }
 
 // startShell runs a !command: shown at once, judged by the session's
@@ -88,7 +80,7 @@ func (m *Model) startShell(command string) tea.Cmd {
 		m.notice("type a shell command after !, e.g. !git status")
 		return nil
 	}
-	e := m.tr.addShell(command)
+	e := m.tr.AddShell(command)
 	ctx, cancel := context.WithCancel(m.ctx)
 	id := m.shell.start(e, command, cancel)
 	var gate agent.Gate
@@ -107,7 +99,8 @@ func (m *Model) shellDone(msg shellDoneMsg) {
 	}
 	run, ok := m.shell.finish(msg, limit)
 	if ok {
-		m.tr.finishShell(run.entry, msg)
+		m.tr.FinishShell(run.entry, transcript.ShellOutcome{Denied: msg.denied, Reason: msg.reason, Err: msg.err,
+			Output: msg.res.Output, ExitCode: msg.res.ExitCode, IsError: msg.res.IsError, Duration: msg.duration})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/ui/transcript"
 )
 
 // sizes are the golden screen sizes.
@@ -59,7 +60,7 @@ func scenarioStreaming(_ *testing.T, m *Model) {
 	send(m, events(agent.ReasoningDelta{Text: "The user wants the retry policy.\nLook at backoff."}))
 	send(m, events(agent.TextDelta{Text: "## Retry policy\n\nRequests that fail with **429** wait for the `Retry-After` header.\n\n"}))
 	send(m, events(agent.TextDelta{Text: "```go\nfor attempt := 0; attempt < 5; attempt++ {\n\twait(backoff(attempt))\n"}))
-	send(m, frameMsg{})
+	send(m, transcript.FrameMsg{})
 }
 
 func scenarioToolExpanded(_ *testing.T, m *Model) {
@@ -145,7 +146,7 @@ func scenarioEditor(_ *testing.T, m *Model) {
 	ws := &fakeWorkspace{files: []string{"README.md", "ui/model.go", "ui/modal.go", "ui/model_test.go", "agent/model_options.go"},
 		contents: map[string]string{"ui/model.go": "package ui\n", "README.md": strings.Repeat("keel\n", 300)}}
 	m.input.ws = ws
-	e := m.tr.addShell("go test ./ui")
+	e := m.tr.AddShell("go test ./ui")
 	id := m.shell.start(e, "go test ./ui", func() {})
 	out := "=== RUN   TestGolden\n" + strings.Repeat("--- PASS: TestGolden/case (0.00s)\n", 12) + "PASS\nok  \tgithub.com/keel-dev/keel/ui\t0.412s\n"
 	send(m, shellDoneMsg{id: id, res: tools.Result{Output: out, ExitCode: intp(0)}, duration: 1400 * time.Millisecond})

@@ -16,6 +16,8 @@ import (
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/agent/llmtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -154,4 +156,48 @@ func testDatalog(t *testing.T, root string) (*datalog.DB, string) {
 		t.Fatal(err)
 	}
 	return db, sid
+}
+
+// newLLMModel is a test model whose session talks to a fake LLM that
+// answers every prompt "ok", so what the UI submits is what the server
+// receives (sentPrompt).
+func newLLMModel(t *testing.T, w, h int, opts Options) (*Model, *llmtest.Server) {
+	t.Helper()
+	srv := llmtest.Start(t, llmtest.Script{Handler: func(llmtest.RecordedRequest, int) llmtest.Round { return llmtest.Round{Text: "ok"} }})
+	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "k", APIKeyEnv: "FAKE_KEY", Model: "gpt-test", IdleTimeout: 5 * time.Second})
+	bridge := opts.Bridge
+	if bridge == nil {
+		bridge = NewBridge()
+	}
+	s := agent.New(agent.Options{Provider: &agent.RetryingProvider{Clients: []*llm.Client{client}},
+		ProviderName: "openai", Model: "gpt-test", Gate: bridge, Asker: bridge, SystemPrompt: "test"})
+	t.Cleanup(s.Close)
+	dark := true
+	opts.Session, opts.Bridge, opts.Dark, opts.Width, opts.Height = s, bridge, &dark, w, h
+	opts.ProviderLabel, opts.Model, opts.ContextWindow, opts.Cadence = "openai", "gpt-test", 128000, 10
+	return New(opts), srv
+}
+
+// sentPrompt runs the commands an Update returned, as Bubble Tea would,
+// and returns the prompt of the request they made the session send: the
+// last user message of the server's next request.
+func sentPrompt(t *testing.T, srv *llmtest.Server, cmd tea.Cmd) string {
+	t.Helper()
+	before := len(srv.Requests())
+	runAsync(cmd)
+	deadline := time.Now().Add(20 * time.Second)
+	for len(srv.Requests()) == before {
+		if time.Now().After(deadline) {
+			t.Fatal("the prompt never reached the model")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	msgs := srv.Requests()[before].Messages
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" {
+			return msgs[i].Content
+		}
+	}
+	t.Fatal("the request has no user message")
+	return ""
 }

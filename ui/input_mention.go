@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/ui/attach"
 	"github.com/keel-dev/keel/ui/common"
 )
 
@@ -76,14 +77,14 @@ func (in *input) accept() tea.Cmd {
 	if in.hasMention(it.value) {
 		return nil
 	}
-	in.mentions = append(in.mentions, mention{path: it.value})
+	in.mentions = append(in.mentions, mention{File: attach.File{Path: it.value}})
 	in.syncChips()
 	return readMention(in.ws, it.value)
 }
 
 func (in *input) hasMention(path string) bool {
 	for _, m := range in.mentions {
-		if m.path == path {
+		if m.Path == path {
 			return true
 		}
 	}
@@ -96,7 +97,7 @@ func (in *input) hasMention(path string) bool {
 func (in *input) mentionRead(msg mentionMsg) string {
 	for i := range in.mentions {
 		m := &in.mentions[i]
-		if m.path != msg.path || m.loaded {
+		if m.Path != msg.path || m.loaded {
 			continue
 		}
 		if msg.err != nil {
@@ -104,7 +105,7 @@ func (in *input) mentionRead(msg mentionMsg) string {
 			in.syncChips()
 			return "not attached: " + common.Clean(msg.err.Error())
 		}
-		m.text, m.size, m.loaded = msg.text, msg.size, true
+		m.Text, m.Size, m.loaded = msg.text, msg.size, true
 		return ""
 	}
 	return "" // the prompt was sent or cleared meanwhile
@@ -112,15 +113,15 @@ func (in *input) mentionRead(msg mentionMsg) string {
 
 // attachments are the mentions whose chip is still in the text and whose
 // file was read; a chip still loading is reported by name.
-func (in *input) attachments() (ready []mention, loading []string) {
+func (in *input) attachments() (ready []attach.File, loading []string) {
 	text := in.ta.Value()
 	for _, m := range in.mentions {
 		switch {
-		case !strings.Contains(text, m.chip()):
+		case !strings.Contains(text, m.Chip()):
 		case m.loaded:
-			ready = append(ready, m)
+			ready = append(ready, m.File)
 		default:
-			loading = append(loading, m.path)
+			loading = append(loading, m.Path)
 		}
 	}
 	return ready, loading
@@ -146,6 +147,6 @@ func (in *input) clearMentions() {
 func (in *input) syncChips() {
 	in.ta.chips = in.ta.chips[:0]
 	for _, m := range in.mentions {
-		in.ta.chips = append(in.ta.chips, m.chip())
+		in.ta.chips = append(in.ta.chips, m.Chip())
 	}
 }

@@ -98,15 +98,15 @@ func (m *Model) screenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Log):
 		return m.openBrowser(), true
 	case key.Matches(msg, k.PageUp):
-		m.tr.scrollUp(max(h-2, 1), w, h)
+		m.tr.ScrollUp(max(h-2, 1), w, h)
 	case key.Matches(msg, k.PageDown):
-		m.tr.scrollDown(max(h-2, 1), w, h)
+		m.tr.ScrollDown(max(h-2, 1), w, h)
 	case key.Matches(msg, k.SelectPrev):
-		m.tr.selectNext(-1)
+		m.tr.SelectNext(-1)
 	case key.Matches(msg, k.SelectNext):
-		m.tr.selectNext(1)
+		m.tr.SelectNext(1)
 	case key.Matches(msg, k.Expand):
-		m.tr.toggleSelected()
+		m.tr.ToggleSelected()
 	case key.Matches(msg, k.Complete):
 		m.tabComplete()
 	default:
@@ -125,9 +125,9 @@ func (m *Model) emptyInputKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Copy):
 		return m.copyAnswer(), true
 	case key.Matches(msg, k.Home):
-		m.tr.home()
+		m.tr.Home()
 	case key.Matches(msg, k.End):
-		m.tr.end()
+		m.tr.End()
 	default:
 		return nil, false
 	}
@@ -149,8 +149,8 @@ func (m *Model) escape() tea.Cmd {
 func (m *Model) cancel() {
 	m.session.Cancel()
 	m.status.setCancelling(true)
-	for _, e := range m.queue {
-		m.tr.remove(e)
+	for _, q := range m.queue {
+		m.tr.Remove(q.entry)
 	}
 	m.queue = nil
 	m.notice("cancelling the task (esc)…")
@@ -209,7 +209,7 @@ func (m *Model) togglePlan() {
 
 // copyAnswer copies the last answer to the clipboard (OSC 52).
 func (m *Model) copyAnswer() tea.Cmd {
-	a := m.tr.lastAnswer()
+	a := m.tr.LastAnswer()
 	if a == "" {
 		m.status.setHint("no answer to copy yet")
 		return nil
@@ -233,8 +233,8 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 	w, h := m.transcriptSize()
 	switch msg.Button {
 	case tea.MouseWheelUp:
-		m.tr.scrollUp(wheelLines, w, h)
+		m.tr.ScrollUp(wheelLines, w, h)
 	case tea.MouseWheelDown:
-		m.tr.scrollDown(wheelLines, w, h)
+		m.tr.ScrollDown(wheelLines, w, h)
 	}
 }

@@ -179,7 +179,7 @@ func TestScrollKeysAndWheel(t *testing.T) {
 		send(m, NoticeMsg{Text: "note " + string(rune('A'+i%26))})
 	}
 	send(m, press("pgup"))
-	if m.tr.follow {
+	if m.tr.Following() {
 		t.Fatal("pgup should leave the bottom")
 	}
 	send(m, press("home"))
@@ -187,15 +187,15 @@ func TestScrollKeysAndWheel(t *testing.T) {
 		t.Fatal("home should show the start")
 	}
 	send(m, press("end"))
-	if !m.tr.follow {
+	if !m.tr.Following() {
 		t.Fatal("end should follow the bottom again")
 	}
 	send(m, tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if m.tr.follow {
+	if m.tr.Following() {
 		t.Fatal("wheel up should scroll")
 	}
 	send(m, press("pgdown"), press("pgdown"))
-	if !m.tr.follow {
+	if !m.tr.Following() {
 		t.Fatal("pgdown to the end should follow again")
 	}
 }

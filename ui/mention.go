@@ -2,11 +2,9 @@ package ui
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/attach"
 )
 
 // mentionCap is how much of a mentioned file is attached to the prompt.
@@ -34,23 +32,8 @@ type Workspace interface {
 // mention is a file chosen after @: its chip in the input and, once read
 // (in a command), its text.
 type mention struct {
-	path   string
-	text   string
-	size   int64
+	attach.File
 	loaded bool
-}
-
-func (m mention) chip() string { return "@" + m.path }
-
-// cut reports whether only the first mentionCap bytes are attached.
-func (m mention) cut() bool { return m.size > int64(len(m.text)) }
-
-// note describes the attachment for the transcript.
-func (m mention) note() string {
-	if m.cut() {
-		return fmt.Sprintf("%s (first %s of %s)", m.path, common.Bytes(int64(len(m.text))), common.Bytes(m.size))
-	}
-	return fmt.Sprintf("%s (%s)", m.path, common.Bytes(m.size))
 }
 
 // fileIndex is the workspace's files, listed in a command and kept; a new
@@ -89,26 +72,4 @@ func readMention(ws Workspace, path string) tea.Cmd {
 		text, size, err := ws.ReadMention(path, mentionCap)
 		return mentionMsg{path: path, text: text, size: size, err: err}
 	}
-}
-
-// attachFiles appends the mentioned files to a prompt, each in a <file>
-// element that says when it was cut.
-func attachFiles(prompt string, ms []mention) string {
-	if len(ms) == 0 {
-		return prompt
-	}
-	var b strings.Builder
-	b.WriteString(prompt)
-	for _, m := range ms {
-		fmt.Fprintf(&b, "\n\n<file path=%q", m.path)
-		if m.cut() {
-			fmt.Fprintf(&b, " note=%q", fmt.Sprintf("only the first %d of %d bytes; the rest was cut", len(m.text), m.size))
-		}
-		b.WriteString(">\n" + m.text)
-		if !strings.HasSuffix(m.text, "\n") {
-			b.WriteString("\n")
-		}
-		b.WriteString("</file>")
-	}
-	return b.String()
 }

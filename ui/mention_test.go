@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/agent/llmtest"
 )
 
 // fakeWorkspace is a hand-written Workspace: a file list and contents.
@@ -34,16 +35,15 @@ func (w *fakeWorkspace) ReadMention(rel string, limit int) (string, int64, error
 	return c[:min(limit, len(c))], int64(len(c)), nil
 }
 
-func newMentionModel(t *testing.T, w, h int) (*Model, *fakeWorkspace) {
+func newMentionModel(t *testing.T, w, h int) (*Model, *fakeWorkspace, *llmtest.Server) {
 	t.Helper()
 	ws := &fakeWorkspace{
 		files: []string{"README.md", "ui/model.go", "ui/model_test.go", "ui/modal.go", "logo.png", "big.log"},
 		contents: map[string]string{"README.md": "# keel\n", "ui/model.go": "package ui\n", "logo.png": "\x89PNG\x00",
 			"big.log": strings.Repeat("x", mentionCap+100)},
 	}
-	m := newTestModel(t, w, h)
-	m.input.ws = ws
-	return m, ws
+	m, srv := newLLMModel(t, w, h, Options{Workspace: ws})
+	return m, ws, srv
 }
 
 // typeRun types s one key at a time and runs (synchronously) the commands
@@ -77,17 +77,8 @@ func pressRun(m *Model, k string) {
 	feed(m, cmd)
 }
 
-func lastUser(m *Model) *entry {
-	for i := len(m.tr.entries) - 1; i >= 0; i-- {
-		if e := m.tr.entries[i]; e.kind == kindUser {
-			return e
-		}
-	}
-	return nil
-}
-
 func TestMentionAttachesTheFile(t *testing.T) {
-	m, ws := newMentionModel(t, 100, 30)
+	m, ws, srv := newMentionModel(t, 100, 30)
 	typeRun(m, "explain @mod")
 	if !strings.Contains(plain(m), "› ui/modal.go") || !strings.Contains(plain(m), "ui/model.go") {
 		t.Fatalf("@mod should list the matching files:\n%s", plain(m))
@@ -101,10 +92,10 @@ func TestMentionAttachesTheFile(t *testing.T) {
 		t.Fatal("the mention is not drawn as a chip in the input")
 	}
 	typeRun(m, "please")
-	send(m, press("enter")) // its command submits to the session: not run here
-	e := lastUser(m)
-	if e == nil || !strings.Contains(e.prompt, "<file path=\"ui/model.go\">\npackage ui\n</file>") || !strings.HasPrefix(e.prompt, "explain @ui/model.go please") {
-		t.Fatalf("prompt sent: %+v", e)
+	_, cmd := m.Update(press("enter"))
+	p := sentPrompt(t, srv, cmd)
+	if !strings.Contains(p, "<file path=\"ui/model.go\">\npackage ui\n</file>") || !strings.HasPrefix(p, "explain @ui/model.go please") {
+		t.Fatalf("prompt sent: %q", p)
 	}
 	if s := plain(m); !strings.Contains(s, "› explain @ui/model.go please") || !strings.Contains(s, "with ui/model.go (11 B)") {
 		t.Fatalf("transcript:\n%s", s)
@@ -119,7 +110,7 @@ func TestMentionAttachesTheFile(t *testing.T) {
 }
 
 func TestMentionRefusesBinaryAndCutsLargeFiles(t *testing.T) {
-	m, _ := newMentionModel(t, 100, 30)
+	m, _, srv := newMentionModel(t, 100, 30)
 	typeRun(m, "@logo")
 	pressRun(m, "enter") // enter takes the completion too
 	if s := plain(m); !strings.Contains(s, "not attached: logo.png is a binary file") {
@@ -131,16 +122,17 @@ func TestMentionRefusesBinaryAndCutsLargeFiles(t *testing.T) {
 	m.input.set("")
 	typeRun(m, "@big")
 	pressRun(m, "tab")
-	send(m, press("enter"))
-	e := lastUser(m)
-	if e == nil || !strings.Contains(e.prompt, `note="only the first 32768 of 32868 bytes; the rest was cut"`) ||
-		!strings.Contains(e.attached, "big.log (first 32.0 KiB of 32.1 KiB)") {
-		t.Fatalf("large file: %q", e.attached)
+	_, cmd := m.Update(press("enter"))
+	if p := sentPrompt(t, srv, cmd); !strings.Contains(p, `note="only the first 32768 of 32868 bytes; the rest was cut"`) {
+		t.Fatalf("large file sent as %q", p[:min(len(p), 200)])
+	}
+	if s := plain(m); !strings.Contains(s, "big.log (first 32.0 KiB of 32.1 KiB)") {
+		t.Fatalf("large file shown as:\n%s", s)
 	}
 }
 
 func TestMentionListClosesAndEscapes(t *testing.T) {
-	m, _ := newMentionModel(t, 100, 30)
+	m, _, _ := newMentionModel(t, 100, 30)
 	typeRun(m, "@zzz")
 	if m.input.popup.isOpen() {
 		t.Fatal("no match should show no list")
@@ -167,15 +159,15 @@ func TestMentionListClosesAndEscapes(t *testing.T) {
 // TestEnterWaitsForAMentionBeingRead: Enter right after taking a file
 // sends the prompt once the file is read, with the file.
 func TestEnterWaitsForAMentionBeingRead(t *testing.T) {
-	m, _ := newMentionModel(t, 100, 30)
+	m, _, srv := newMentionModel(t, 100, 30)
 	typeRun(m, "see @READ")
 	_, read := m.Update(press("tab")) // the read is held back
 	send(m, press("enter"))
 	if m.running || !strings.Contains(plain(m), "reading README.md… the prompt goes when it is read") {
 		t.Fatalf("enter should wait for the read:\n%s", plain(m))
 	}
-	m.Update(read()) // the read arrives; its command would submit
-	if e := lastUser(m); !m.running || e == nil || !strings.Contains(e.prompt, "<file path=\"README.md\">") {
-		t.Fatalf("the prompt should go once the file is read: %+v", e)
+	_, cmd := m.Update(read()) // the read arrives; its command submits
+	if p := sentPrompt(t, srv, cmd); !m.running || !strings.Contains(p, "<file path=\"README.md\">") {
+		t.Fatalf("the prompt should go once the file is read: %q", p)
 	}
 }

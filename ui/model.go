@@ -11,6 +11,7 @@ import (
 	"github.com/keel-dev/keel/ui/common"
 	"github.com/keel-dev/keel/ui/keys"
 	"github.com/keel-dev/keel/ui/theme"
+	"github.com/keel-dev/keel/ui/transcript"
 )
 
 // Model is keel's root Bubble Tea model. It routes messages to its
@@ -21,7 +22,6 @@ type Model struct {
 	ctx     context.Context
 	session *agent.Session
 	st      theme.Styles
-	r       *renderer
 	keys    keys.KeyMap
 	// resumedTail is where the transcript holds a resumed session's last
 	// rounds (entries [0]:[1]) until its whole record replaces them.
@@ -29,7 +29,7 @@ type Model struct {
 	now         func() time.Time // the clock of the type-ahead guard (tests set it)
 	lastTyped   time.Time        // when a character was last typed into the input
 
-	tr      *transcript // the conversation, and the round that is streaming
+	tr      *transcript.Model // the conversation, and the round that is streaming
 	plan    planPanel
 	status  statusBar // the agent's state, and the retry countdown
 	input   input
@@ -41,8 +41,9 @@ type Model struct {
 
 	width, height int
 	running       bool     // a task is in progress (as far as the UI knows)
-	queue         []*entry // prompts typed while a task runs, in order
+	queue         []queued // prompts typed while a task runs, in order
 	spinning      bool     // the spinner tick is running
+	spinFrame     int      // the spinner's frame, drawn by every child that shows work
 	quitArmed     bool     // ctrl+c was pressed once
 	resumeID      string
 	demoAsked     bool // the welcome screen's d: Run returns ErrDemoRequested
@@ -59,16 +60,14 @@ func New(opts Options) *Model {
 		dark = *opts.Dark
 	}
 	st := theme.New(dark, opts.NoColor)
-	r := &renderer{st: st, md: newMarkdown(st.GlamourStyle())}
 	keys := keys.Default()
 	m := &Model{
 		opts:    opts,
 		ctx:     context.Background(),
 		session: opts.Session,
 		st:      st,
-		r:       r,
 		keys:    keys,
-		tr:      newTranscript(r),
+		tr:      transcript.New(st),
 		plan:    newPlanPanel(opts.ContextWindow),
 		status:  newStatusBar(opts),
 		input:   newInput(st, keys, opts.Workspace),
@@ -131,8 +130,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // the replaced session's drain ends here
 		}
 		return m, m.drain()
-	case frameMsg:
-		m.tr.frame()
+	case transcript.FrameMsg:
+		m.tr.Frame()
 		return m, nil
 	case spinMsg:
 		return m, m.spin(msg)
@@ -211,10 +210,9 @@ func (m *Model) setDark(dark bool) {
 		return
 	}
 	m.st = theme.New(dark, m.opts.NoColor)
-	m.r.restyle(m.st)
 	m.ruleW = 0
 	m.input.restyle(m.st)
-	m.tr.invalidate()
+	m.tr.Restyle(m.st)
 	m.layout()
 }
 
@@ -225,8 +223,8 @@ func (m *Model) setSession(msg SessionMsg) tea.Cmd {
 	m.status.setProvider(msg.ProviderLabel)
 	m.status.setModel(msg.Model)
 	m.running, m.queue = false, nil
-	m.tr.resetLive()
-	m.tr.clear()
+	m.tr.ResetLive()
+	m.tr.Clear()
 	m.plan.reset()
 	if msg.Session != nil {
 		m.showSession(msg.Session)
@@ -246,19 +244,19 @@ func (m *Model) showSession(s *agent.Session) {
 	m.status.startUsage(datalog.Totals{})
 	if r := m.opts.Resumed; r != nil && r.Session.ID == s.ID() {
 		m.status.startUsage(r.Session.Totals)
-		start := len(m.tr.entries)
-		m.tr.loadLog(r)
+		start := m.tr.Len()
+		m.tr.LoadLog(r)
 		if r.Tail {
-			m.resumedTail = [2]int{start, len(m.tr.entries)}
+			m.resumedTail = [2]int{start, m.tr.Len()}
 		}
 		return
 	}
-	m.tr.loadHistory(s.History())
+	m.tr.LoadHistory(s.History())
 }
 
-func (m *Model) notice(text string) { m.tr.notice(text) }
+func (m *Model) notice(text string) { m.tr.Notice(text) }
 
-func (m *Model) errorCard(text string) { m.tr.errorCard(text) }
+func (m *Model) errorCard(text string) { m.tr.ErrorCard(text) }
 
 // quit ends the program; the running task is cancelled.
 func (m *Model) quit() tea.Cmd {

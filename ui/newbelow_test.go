@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/transcript"
 )
 
 // scrolledUp is a model at 80×24 whose transcript is longer than the
@@ -86,12 +87,12 @@ func TestNewOutputBelow(t *testing.T) {
 	for i := range 30 {
 		send(m, NoticeMsg{Text: fmt.Sprintf("earlier note %d", i)})
 	}
-	send(m, events(agent.TextDelta{Text: "The answer starts"}), frameMsg{})
+	send(m, events(agent.TextDelta{Text: "The answer starts"}), transcript.FrameMsg{})
 	send(m, press("pgup"))
 	if s := plain(m); strings.Contains(s, "below ·") {
 		t.Fatalf("an indicator before anything changed:\n%s", s)
 	}
-	send(m, events(agent.TextDelta{Text: " and goes on"}), frameMsg{})
+	send(m, events(agent.TextDelta{Text: " and goes on"}), transcript.FrameMsg{})
 	if s := plain(m); !strings.Contains(s, "↓ new output below") {
 		t.Fatalf("the streaming answer below is not announced:\n%s", s)
 	}

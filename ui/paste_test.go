@@ -96,8 +96,8 @@ func TestBracketedPasteThroughTheTerminalReader(t *testing.T) {
 			if got := fm.input.value(); got != "[pasted 12 lines]" {
 				t.Fatalf("box shows %q, want the placeholder", got)
 			}
-			if fm.running || len(fm.tr.entries) != 0 {
-				t.Fatalf("the paste sent something: running %v, %d entries", fm.running, len(fm.tr.entries))
+			if fm.running || fm.tr.Len() != 0 {
+				t.Fatalf("the paste sent something: running %v, %d entries", fm.running, fm.tr.Len())
 			}
 			prompt, _ := fm.input.take()
 			if want := pastedLines(12, "\n"); prompt != want {

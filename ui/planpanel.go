@@ -9,6 +9,7 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/discipline"
 	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/theme"
 )
 
 // planPanelWidth is the panel's width on a screen width columns wide: a
@@ -103,22 +104,22 @@ func (p *planPanel) newTask() {
 
 func (p *planPanel) visible() bool { return p.plan != nil && !p.hidden }
 
-func (r *renderer) stepGlyph(status string) (string, common.Styler) {
+func stepGlyph(st theme.Styles, spin, status string) (string, common.Styler) {
 	switch status {
 	case agent.StepActive:
-		return r.spinner(), r.st.Accent
+		return spin, st.Accent
 	case agent.StepCompleted:
-		return "✓", r.st.OK
+		return "✓", st.OK
 	case agent.StepFailed:
-		return "✗", r.st.Fail
+		return "✗", st.Fail
 	case agent.StepSkipped:
-		return "–", r.st.Dim
+		return "–", st.Dim
 	}
-	return "○", r.st.Dim
+	return "○", st.Dim
 }
 
 // view renders the side panel for width columns and height rows.
-func (p *planPanel) view(r *renderer, width, height int) string {
+func (p *planPanel) view(st theme.Styles, spin string, width, height int) string {
 	inner := width - 2 // border and padding
 	pl := p.plan
 	title := "Plan"
@@ -128,33 +129,33 @@ func (p *planPanel) view(r *renderer, width, height int) string {
 	if pl.Status != "" && pl.Status != agent.PlanActive {
 		title += " · " + pl.Status
 	}
-	lines := []string{r.st.Title.Render(ansi.Truncate(title, inner, "…"))}
-	lines = append(lines, common.Wrap(r.st.Bold.UnsetBold(), pl.Goal, inner)...)
+	lines := []string{st.Title.Render(ansi.Truncate(title, inner, "…"))}
+	lines = append(lines, common.Wrap(st.Bold.UnsetBold(), pl.Goal, inner)...)
 	if pl.Strategy != "" {
-		lines = append(lines, common.Wrap(r.st.Dim.Italic(true), "strategy: "+pl.Strategy, inner)...)
+		lines = append(lines, common.Wrap(st.Dim.Italic(true), "strategy: "+pl.Strategy, inner)...)
 	}
 	lines = append(lines, "")
 	for _, s := range pl.Steps {
-		lines = append(lines, r.stepLines(s, inner)...)
+		lines = append(lines, stepLines(st, spin, s, inner)...)
 	}
 	if foot := p.footer(); len(foot) > 0 {
-		lines = append(lines, "", r.st.Bold.Render("report"))
+		lines = append(lines, "", st.Bold.Render("report"))
 		for _, f := range foot {
-			lines = append(lines, common.Wrap(r.st.Dim, f, inner)...)
+			lines = append(lines, common.Wrap(st.Dim, f, inner)...)
 		}
 	}
 	if len(lines) > height {
-		lines = append(lines[:height-1], r.st.Dim.Render("…"))
+		lines = append(lines[:height-1], st.Dim.Render("…"))
 	}
-	return r.st.Panel.Height(height).Width(width).Render(strings.Join(lines, "\n"))
+	return st.Panel.Height(height).Width(width).Render(strings.Join(lines, "\n"))
 }
 
-func (r *renderer) stepLines(s agent.Step, width int) []string {
-	g, gs := r.stepGlyph(s.Status)
+func stepLines(st theme.Styles, spin string, s agent.Step, width int) []string {
+	g, gs := stepGlyph(st, spin, s.Status)
 	title := s.Title
-	style := r.st.Status
+	style := st.Status
 	if s.Status == agent.StepActive {
-		style = r.st.Bold
+		style = st.Bold
 	}
 	wrapped := strings.Split(ansi.Wrap(title, max(width-2, 1), ""), "\n")
 	out := make([]string, 0, len(wrapped)+1)
@@ -166,7 +167,7 @@ func (r *renderer) stepLines(s agent.Step, width int) []string {
 		out = append(out, prefix+style.Render(l))
 	}
 	if s.Note != "" && (s.Status == agent.StepFailed || s.Status == agent.StepSkipped) {
-		note := common.Wrap(r.st.Dim.Italic(true), s.Note, width-4)
+		note := common.Wrap(st.Dim.Italic(true), s.Note, width-4)
 		common.Indent(note, "    ")
 		out = append(out, note...)
 	}
@@ -206,7 +207,7 @@ func (p *planPanel) footer() []string {
 }
 
 // summary is the folded plan: one line above the input.
-func (p *planPanel) summary(r *renderer, width int) string {
+func (p *planPanel) summary(st theme.Styles, spin string, width int) string {
 	pl := p.plan
 	c := pl.Counts()
 	s := fmt.Sprintf("plan %d/%d", c[agent.StepCompleted], len(pl.Steps))
@@ -214,15 +215,15 @@ func (p *planPanel) summary(r *renderer, width int) string {
 		s += fmt.Sprintf(" · attempt %d", pl.Attempt)
 	}
 	cur := ""
-	for _, st := range pl.Steps {
-		if st.Status == agent.StepActive {
-			cur = r.spinner() + " " + st.Title
+	for _, step := range pl.Steps {
+		if step.Status == agent.StepActive {
+			cur = spin + " " + step.Title
 			break
 		}
 	}
 	if cur == "" {
 		cur = pl.Goal
 	}
-	line := r.st.Accent.Render(s) + r.st.Dim.Render(" │ ") + cur + r.st.Dim.Render("  (ctrl+p hides)")
+	line := st.Accent.Render(s) + st.Dim.Render(" │ ") + cur + st.Dim.Render("  (ctrl+p hides)")
 	return ansi.Truncate(line, width, "…")
 }

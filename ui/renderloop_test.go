@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/transcript"
 )
 
 // These tests run keel's model in a real Bubble Tea program, started with
@@ -110,7 +111,7 @@ func TestIdleTUIDrawsNothing(t *testing.T) {
 		t.Fatalf("the idle TUI drew %d frames in a second; want 0", n)
 	}
 	m := pr.stop(t)
-	if m == nil || m.spinning || m.tr.live.framePending {
+	if m == nil || m.spinning || m.tr.FramePending() {
 		t.Fatalf("a tick is still scheduled after the task: %+v", m)
 	}
 	if s := plain(m); !strings.Contains(s, "the answer:") || !strings.Contains(s, "func main") {
@@ -137,7 +138,7 @@ func TestStreamingDrawsAtMostSixtyFPS(t *testing.T) {
 	}
 	elapsed := time.Since(start)
 	n := pr.drawn.n.Load() - before
-	limit := int64(elapsed/frameInterval) + 3
+	limit := int64(elapsed/transcript.FrameInterval) + 3
 	t.Logf("%d frames in %v (%.0f a second) for %d deltas", n, elapsed.Round(time.Millisecond), float64(n)/elapsed.Seconds(), deltas)
 	if n > limit {
 		t.Errorf("%d frames in %v; at 60 fps at most %d", n, elapsed, limit)

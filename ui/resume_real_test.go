@@ -60,7 +60,7 @@ func TestResumedAfterCompactAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newTestModel(t, 100, 60)
-	m.tr.loadLog(d)
+	m.tr.LoadLog(d)
 	screen := plain(m)
 	for _, once := range []string{"› first task", "✓ echo hello", "Let me check.", "First done.", "› second task", "Second done.", "› third task", "Third done."} {
 		if n := strings.Count(screen, once); n != 1 {

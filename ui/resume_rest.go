@@ -4,11 +4,12 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/ui/transcript"
 )
 
 // resumedRestMsg carries a resumed session's whole transcript, built off
 // the update loop; nil entries when it could not be loaded.
-type resumedRestMsg struct{ entries []*entry }
+type resumedRestMsg struct{ entries []*transcript.Entry }
 
 // firstFrameMsg comes once Bubble Tea's first frame has been drawn: its
 // renderer draws on a ticker at the frame rate, whose first tick is one
@@ -23,7 +24,7 @@ func (m *Model) afterFirstFrame() tea.Cmd {
 	if m.opts.ResumedRest == nil || m.resumedTail[1] == 0 {
 		return nil
 	}
-	return tea.Tick(frameInterval, func(time.Time) tea.Msg { return firstFrameMsg{} })
+	return tea.Tick(transcript.FrameInterval, func(time.Time) tea.Msg { return firstFrameMsg{} })
 }
 
 // loadResumedRest is the Cmd that loads the rest of a resumed session
@@ -39,9 +40,7 @@ func (m *Model) loadResumedRest() tea.Cmd {
 		if d == nil {
 			return resumedRestMsg{}
 		}
-		whole := newTranscript(nil) // entries only: nothing is rendered here
-		whole.loadLog(d)
-		return resumedRestMsg{entries: whole.entries}
+		return resumedRestMsg{entries: transcript.Replay(d)} // entries only: nothing is rendered here
 	}
 }
 
@@ -53,5 +52,5 @@ func (m *Model) resumedRestLoaded(msg resumedRestMsg) {
 		m.notice("the earlier rounds of this session could not be loaded; keel log show has them")
 		return
 	}
-	m.tr.replaceRange(start, end, msg.entries)
+	m.tr.ReplaceRange(start, end, msg.entries)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/ui/transcript"
 )
 
 // longResumed writes a 40-round session (one answer per round) to a real
@@ -59,9 +60,6 @@ func TestResumedTailThenRest(t *testing.T) {
 				send(m, press("pgup"))
 			}
 			before := plain(m)
-			if n := countKind(m, kindUser); n != 0 {
-				t.Errorf("the tail shows %d prompts, want none (the prompt is above it)", n)
-			}
 			cmd := m.loadResumedRest()
 			if cmd == nil {
 				t.Fatal("no Cmd loads the rest of a tail")
@@ -70,13 +68,16 @@ func TestResumedTailThenRest(t *testing.T) {
 			if after := plain(m); after != before {
 				t.Errorf("the screen moved when the rest arrived:\nbefore:\n%s\nafter:\n%s", before, after)
 			}
-			all := transcriptText(m)
-			for _, want := range []string{"the first prompt", "answer number 1\n", "answer number 40"} {
-				if !strings.Contains(all+"\n", want) {
-					t.Errorf("the whole transcript lacks %q", want)
+			start, end := topAndBottom(m)
+			for _, want := range []string{"› the first prompt", "answer number 1 "} {
+				if !strings.Contains(start, want) {
+					t.Errorf("the transcript's start lacks %q:\n%s", want, start)
 				}
 			}
-			if strings.Contains(all, "loading the earlier rounds") {
+			if !strings.Contains(end, "answer number 40") {
+				t.Errorf("the transcript's end lacks the last answer:\n%s", end)
+			}
+			if strings.Contains(start, "loading the earlier rounds") {
 				t.Error("the loading note stayed")
 			}
 			if m.loadResumedRest() != nil {
@@ -86,34 +87,34 @@ func TestResumedTailThenRest(t *testing.T) {
 	}
 }
 
+// Until the rest arrives, the transcript starts with a note that it is
+// loading, and not with the task's prompt, which is above the tail.
+func TestResumedTailStartsWithTheLoadingNote(t *testing.T) {
+	m, _ := longResumed(t, 25)
+	start, _ := topAndBottom(m)
+	if !strings.Contains(start, "loading the earlier rounds of this session") || strings.Contains(start, "› the first prompt") {
+		t.Errorf("the tail's start:\n%s", start)
+	}
+}
+
 // A session short enough to load whole needs no second load.
 func TestResumedWholeNeedsNoRest(t *testing.T) {
 	m, _ := longResumed(t, 100)
 	if m.loadResumedRest() != nil {
 		t.Error("a whole transcript asks for its rest")
 	}
-	if !strings.Contains(transcriptText(m), "the first prompt") {
-		t.Error("the whole transcript lacks the first prompt")
+	if start, _ := topAndBottom(m); !strings.Contains(start, "› the first prompt") {
+		t.Errorf("the whole transcript lacks the first prompt:\n%s", start)
 	}
 }
 
-func countKind(m *Model, k entryKind) int {
-	n := 0
-	for _, e := range m.tr.entries {
-		if e.kind == k {
-			n++
-		}
-	}
-	return n
-}
-
-// transcriptText is every entry's text, one per line.
-func transcriptText(m *Model) string {
-	var b strings.Builder
-	for _, e := range m.tr.entries {
-		b.WriteString(e.text + "\n")
-	}
-	return b.String()
+// topAndBottom are the screens at the transcript's start (home) and end
+// (end), as the user scrolls to them.
+func topAndBottom(m *Model) (string, string) {
+	send(m, press("home"))
+	top := plain(m)
+	send(m, press("end"))
+	return top, plain(m)
 }
 
 // A resumed session's status bar and /cost count what the session used
@@ -157,8 +158,8 @@ func TestResumedRestWaitsForFirstFrame(t *testing.T) {
 	if _, ok := msg.(firstFrameMsg); !ok {
 		t.Fatalf("Init's chain returned %#v; want firstFrameMsg", msg)
 	}
-	if waited := time.Since(start); waited < frameInterval {
-		t.Errorf("the chain waited %v, less than a frame interval (%v)", waited, frameInterval)
+	if waited := time.Since(start); waited < transcript.FrameInterval {
+		t.Errorf("the chain waited %v, less than a frame interval (%v)", waited, transcript.FrameInterval)
 	}
 	if n := loads.Load(); n != 0 {
 		t.Fatalf("the rest was loaded %d times before the first frame", n)

@@ -9,12 +9,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/keel-dev/keel/agent/llmtest"
 	"github.com/keel-dev/keel/tools"
 )
 
 // newShellModel is a model whose !commands go through a real workspace,
 // the real run_command and the real permission policy.
-func newShellModel(t *testing.T) (*Model, string) {
+func newShellModel(t *testing.T) (*Model, string, *llmtest.Server) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
@@ -35,9 +36,8 @@ func newShellModel(t *testing.T) (*Model, string) {
 			run = tl
 		}
 	}
-	m := newTestModel(t, 100, 30)
-	m.opts.Shell = &Shell{Tool: run, Permissions: pol, OutputCap: 1 << 10}
-	return m, ws.Root()
+	m, srv := newLLMModel(t, 100, 30, Options{Shell: &Shell{Tool: run, Permissions: pol, OutputCap: 1 << 10}})
+	return m, ws.Root(), srv
 }
 
 // shellMsgs runs a !command's commands on goroutines, as Bubble Tea does,
@@ -77,7 +77,7 @@ func awaitShell(t *testing.T, ch <-chan tea.Msg) tea.Msg {
 }
 
 func TestShellCommandRunsAndGoesWithTheNextPrompt(t *testing.T) {
-	m, _ := newShellModel(t)
+	m, _, srv := newShellModel(t)
 	typeText(m, "!echo hello-from-shell")
 	_, cmd := m.Update(press("enter"))
 	send(m, awaitShell(t, shellMsgs(cmd)))
@@ -89,11 +89,11 @@ func TestShellCommandRunsAndGoesWithTheNextPrompt(t *testing.T) {
 		t.Fatal("a !command is not a task")
 	}
 	typeText(m, "what did it print?")
-	send(m, press("enter"))
-	e := lastUser(m)
-	if e == nil || !strings.Contains(e.prompt, "<user_command_output command=\"echo hello-from-shell\" exit_code=\"0\">\nhello-from-shell\n") ||
-		!strings.HasSuffix(e.prompt, "\n\nwhat did it print?") || !strings.Contains(e.attached, "output of !echo hello-from-shell") {
-		t.Fatalf("the next prompt should carry the output: %+v", e)
+	_, cmd = m.Update(press("enter"))
+	p := sentPrompt(t, srv, cmd)
+	if !strings.Contains(p, "<user_command_output command=\"echo hello-from-shell\" exit_code=\"0\">\nhello-from-shell\n") ||
+		!strings.HasSuffix(p, "\n\nwhat did it print?") || !strings.Contains(plain(m), "output of !echo hello-from-shell") {
+		t.Fatalf("the next prompt should carry the output: %q\n%s", p, plain(m))
 	}
 	typeText(m, "and again")
 	send(m, press("enter"))
@@ -113,7 +113,7 @@ func TestShellCommandAsksLikeTheModel(t *testing.T) {
 		{[]string{"a"}, true, "✓ ! touch made.txt"},
 		{[]string{"d", "enter"}, false, "⊘ ! touch made.txt"},
 	} {
-		m, root := newShellModel(t)
+		m, root, srv := newShellModel(t)
 		typeText(m, "!touch made.txt")
 		_, cmd := m.Update(press("enter"))
 		done := shellMsgs(cmd)
@@ -130,9 +130,9 @@ func TestShellCommandAsksLikeTheModel(t *testing.T) {
 			t.Fatalf("keys %v: file made %v, screen:\n%s", tc.keys, err == nil, plain(m))
 		}
 		typeText(m, "next")
-		send(m, press("enter"))
-		if e := lastUser(m); strings.Contains(e.prompt, "user_command_output") != tc.ran {
-			t.Fatalf("keys %v: prompt %q", tc.keys, e.prompt)
+		_, cmd = m.Update(press("enter"))
+		if p := sentPrompt(t, srv, cmd); strings.Contains(p, "user_command_output") != tc.ran {
+			t.Fatalf("keys %v: prompt %q", tc.keys, p)
 		}
 	}
 }

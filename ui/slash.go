@@ -168,7 +168,7 @@ func (m *Model) cmdModel(arg string) tea.Cmd {
 }
 
 func (m *Model) cmdClear(string) tea.Cmd {
-	m.tr.clear()
+	m.tr.Clear()
 	return nil
 }
 

@@ -49,7 +49,7 @@ func TestSlashCommands(t *testing.T) {
 			}
 		}},
 		{"/clear", func(t *testing.T, m *Model, _ tea.Cmd) {
-			if len(m.tr.entries) != 0 {
+			if m.tr.Len() != 0 {
 				t.Error("/clear should empty the transcript")
 			}
 		}},

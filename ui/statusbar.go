@@ -165,13 +165,13 @@ func (s *statusBar) working() bool {
 
 // view renders one line for width columns; the right part is dropped
 // piece by piece when there is no room.
-func (s *statusBar) view(st theme.Styles, r *renderer, width int) string {
+func (s *statusBar) view(st theme.Styles, spin string, width int) string {
 	if s.hint != "" {
 		return st.Warn.Render(ansi.Truncate(s.hint, width, "…"))
 	}
 	state := s.stateText()
 	if s.working() && !s.cancelling {
-		state = r.spinner() + " " + state
+		state = spin + " " + state
 	}
 	left := st.StatusKey.Render(state)
 	var parts []string

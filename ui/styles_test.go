@@ -28,7 +28,7 @@ func TestNoColorDrawsNoColours(t *testing.T) {
 func TestLightBackgroundSwitchesStyles(t *testing.T) {
 	m := New(Options{Width: 80, Height: 24})
 	m.setDark(false)
-	if m.st.Dark || m.r.md.style != "light" {
+	if m.st.Dark || m.st.GlamourStyle() != "light" {
 		t.Fatal("a light background should switch to light styles")
 	}
 	dark := true

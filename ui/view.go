@@ -53,7 +53,7 @@ func (m *Model) content() string {
 	case m.session == nil && m.browser == nil:
 		return m.welcomeView()
 	case m.browser != nil:
-		return m.browser.view(m.r, m.width, m.height)
+		return m.browser.view(m.st, m.width, m.height)
 	}
 	return m.mainView()
 }
@@ -73,17 +73,17 @@ func (m *Model) mainView() string {
 	}
 	var overlay []string
 	if m.dialogs.active() {
-		overlay = strings.Split(m.dialogs.view(m.r, w), "\n")
+		overlay = strings.Split(m.dialogs.view(m.st, w), "\n")
 	}
 	overlay = overlay[:min(len(overlay), h)]
 	for i, l := range overlay {
 		overlay[i] = common.Fit(l, w)
 	}
-	body := m.tr.view(w, h-len(overlay)) // lines come padded to w
+	body := m.tr.View(w, h-len(overlay), m.spinner()) // lines come padded to w
 	body = append(body, overlay...)
 	top := strings.Join(body, "\n")
 	if m.sidePanel() {
-		top = lipgloss.JoinHorizontal(lipgloss.Top, top, m.plan.view(m.r, planPanelWidth(m.width), h))
+		top = lipgloss.JoinHorizontal(lipgloss.Top, top, m.plan.view(m.st, m.spinner(), planPanelWidth(m.width), h))
 	}
 	return top + "\n" + m.bottomView()
 }
@@ -93,10 +93,10 @@ func (m *Model) bottomView() string {
 	var rows []string
 	rows = append(rows, m.input.popup.rows(m.st, m.width)...)
 	if m.foldedPlan() {
-		rows = append(rows, m.plan.summary(m.r, m.width))
+		rows = append(rows, m.plan.summary(m.st, m.spinner(), m.width))
 	}
 	rows = append(rows, m.rule(), m.input.view())
-	rows = append(rows, m.status.view(m.st, m.r, m.width))
+	rows = append(rows, m.status.view(m.st, m.spinner(), m.width))
 	return strings.Join(rows, "\n")
 }
 
@@ -140,6 +140,9 @@ func (m *Model) helpScreen() string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// spinner is the spinner's glyph for this frame.
+func (m *Model) spinner() string { return common.Spinner(m.spinFrame) }
 
 // rule is the line above the input, drawn once per width.
 func (m *Model) rule() string {

@@ -39,10 +39,13 @@ var importRules = []struct {
 	{pkg: module + "/agent/demo", forbidden: append([]string{module + "/ui", module + "/cmd", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/ui", forbidden: []string{module + "/cmd", module + "/config", cobraPkg}},
 	// ui's packages by concern: none imports the root model (ui itself),
-	// cmd/, config or cobra; theme and keys import nothing of keel's.
+	// cmd/, config or cobra; theme, keys and markdown import nothing of keel's.
 	{pkg: module + "/ui/theme", forbidden: []string{module + "/", cobraPkg}},
 	{pkg: module + "/ui/keys", forbidden: []string{module + "/", cobraPkg}},
 	{pkg: module + "/ui/common", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
+	{pkg: module + "/ui/markdown", forbidden: []string{module + "/", cobraPkg}},
+	{pkg: module + "/ui/attach", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
+	{pkg: module + "/ui/transcript", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
 	{pkg: module + "/cmd/keel/headless", forbidden: append([]string{module + "/ui", module + "/agent/llmtest", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/agent/recall", forbidden: append([]string{module + "/ui", module + "/cmd", module + "/config", cobraPkg}, charmPrefixes...), exact: []string{module + "/agent"}},
 	{pkg: module + "/tools/mcp", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config", module + "/cmd", cobraPkg}, charmPrefixes...)},

@@ -1,4 +1,4 @@
-package ui
+package transcript
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // comes before the user's next prompt in the same round: it shows as a
 // note, and the prompt as the user's turn.
 func TestResumedUndoNoteIsNotThePrompt(t *testing.T) {
-	m := newTestModel(t, 100, 30)
+	m := newTestTranscript()
 	msg := func(role llm.Role, text string) datalog.Message {
 		return datalog.Message{Msg: llm.Message{Role: role, Content: text}}
 	}
@@ -25,10 +25,10 @@ func TestResumedUndoNoteIsNotThePrompt(t *testing.T) {
 			msg(llm.RoleAssistant, "Adding it."),
 		},
 	}}}
-	m.tr.loadLog(d)
+	m.LoadLog(d)
 	var kinds []entryKind
 	var users []string
-	for _, e := range m.tr.entries {
+	for _, e := range m.entries {
 		kinds = append(kinds, e.kind)
 		if e.kind == kindUser {
 			users = append(users, e.text)
@@ -37,8 +37,8 @@ func TestResumedUndoNoteIsNotThePrompt(t *testing.T) {
 	if len(users) != 1 || users[0] != "now add a test" {
 		t.Errorf("user turns = %q, want only the prompt (kinds %v)", users, kinds)
 	}
-	if len(kinds) == 0 || kinds[0] != kindNotice || m.tr.entries[0].text != "The user ran keel undo since your last answer. keel undo reverted your changes to a.txt in task 1." {
-		t.Errorf("first entry = %v, want the undo note as a notice", m.tr.entries)
+	if len(kinds) == 0 || kinds[0] != kindNotice || m.entries[0].text != "The user ran keel undo since your last answer. keel undo reverted your changes to a.txt in task 1." {
+		t.Errorf("first entry = %v, want the undo note as a notice", m.entries)
 	}
 }
 
@@ -57,10 +57,10 @@ func TestResumedGuardCardKeepsWhy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newTestModel(t, 120, 30)
-	m.tr.loadLog(d)
-	var card *entry
-	for _, e := range m.tr.entries {
+	m := newTestTranscript()
+	m.LoadLog(d)
+	var card *Entry
+	for _, e := range m.entries {
 		if e.kind == kindCard {
 			card = e
 		}
@@ -68,7 +68,7 @@ func TestResumedGuardCardKeepsWhy(t *testing.T) {
 	if card == nil || card.card.Why != why || card.card.Action != "ask" {
 		t.Fatalf("card = %+v, want why %q and action ask", card, why)
 	}
-	if screen := plain(m); !strings.Contains(screen, "greet.go") {
+	if screen := screen(m, 120, 30); !strings.Contains(screen, "greet.go") {
 		t.Errorf("the card's why is not on the screen:\n%s", screen)
 	}
 }

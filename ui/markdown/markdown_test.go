@@ -1,4 +1,4 @@
-package ui
+package markdown
 
 import (
 	"regexp"
@@ -23,7 +23,7 @@ func sgrBefore(line, word string) string {
 func TestMarkdownHighlightsCode(t *testing.T) {
 	for _, style := range []string{"dark", "light"} {
 		t.Run(style, func(t *testing.T) {
-			lines := newMarkdown(style).render("Look:\n\n```go\nfunc main() { return }\n```\n", 60)
+			lines := New(style).Render("Look:\n\n```go\nfunc main() { return }\n```\n", 60)
 			var code string
 			for _, l := range lines {
 				if strings.Contains(ansi.Strip(l), "func main()") {
@@ -46,7 +46,7 @@ func TestMarkdownHighlightsCode(t *testing.T) {
 // rules since keel's patch).
 func TestMarkdownStripsHTML(t *testing.T) {
 	md := "Some <b>bold</b> &amp; done.\n\n<div>\n  <p>block &lt;here&gt;</p>\n</div>\n\n<script>\nalert(1)\n</script>\n\nend\n"
-	got := ansi.Strip(strings.Join(newMarkdown("dark").render(md, 60), "\n"))
+	got := ansi.Strip(strings.Join(New("dark").Render(md, 60), "\n"))
 	for _, want := range []string{"Some bold & done.", "block <here>", "end"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("want %q in:\n%s", want, got)

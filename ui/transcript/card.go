@@ -1,4 +1,4 @@
-package ui
+package transcript
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ var cardTitles = map[string]string{
 
 // card draws an intervention as a bordered card: its kind, why it fired
 // (with the figures), the message sent, and the model's answer.
-func (r *renderer) card(e *entry, width int) []string {
+func (r *renderer) card(e *Entry, width int) []string {
 	in := e.card
 	inner := max(width-4, 10) // border and padding
 	body := []string{r.cardHead(in, inner)}

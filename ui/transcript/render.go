@@ -1,4 +1,4 @@
-package ui
+package transcript
 
 import (
 	"fmt"
@@ -8,30 +8,27 @@ import (
 
 	"github.com/keel-dev/keel/internal/termtext"
 	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/markdown"
 	"github.com/keel-dev/keel/ui/theme"
 )
 
 // renderer draws entries; it holds what every entry needs to be drawn and
 // nothing that changes per entry.
 type renderer struct {
-	st    theme.Styles
-	md    *markdown
-	frame int // spinner frame, for running tool calls
+	st   theme.Styles
+	md   *markdown.Renderer
+	spin string // the spinner's glyph, for running tool calls (set by View)
 }
 
-func (r *renderer) spinner() string { return common.Spinner(r.frame) }
-
-// tick advances the spinner one frame.
-func (r *renderer) tick() { r.frame++ }
-
-// restyle draws with new styles from now on.
-func (r *renderer) restyle(st theme.Styles) { r.st, r.md = st, newMarkdown(st.GlamourStyle()) }
+func newRenderer(st theme.Styles) *renderer {
+	return &renderer{st: st, md: markdown.New(st.GlamourStyle()), spin: common.Spinner(0)}
+}
 
 // lines renders e for width columns (the gutter is added by the caller).
 // Every entry ends with one blank line, the gap to the next. The entry's
 // text is sanitised here, whole: a streamed answer's deltas may split an
 // escape sequence.
-func (r *renderer) lines(e *entry, width int) []string {
+func (r *renderer) lines(e *Entry, width int) []string {
 	var out []string
 	text := common.Clean(e.text)
 	switch e.kind {
@@ -39,9 +36,9 @@ func (r *renderer) lines(e *entry, width int) []string {
 		out = r.user(e, text, width)
 	case kindAssistant:
 		if e.streaming {
-			out = e.stream.lines(r.md, text, width)
+			out = e.stream.Lines(r.md, text, width)
 		} else {
-			out = r.md.render(text, width)
+			out = r.md.Render(text, width)
 		}
 	case kindReasoning:
 		out = r.reasoning(e, text, width)
@@ -57,7 +54,7 @@ func (r *renderer) lines(e *entry, width int) []string {
 	return append(out, "")
 }
 
-func (r *renderer) user(e *entry, text string, width int) []string {
+func (r *renderer) user(e *Entry, text string, width int) []string {
 	mark := r.st.User.Render("›") + " "
 	if e.queued {
 		text += "  (queued)"
@@ -107,7 +104,7 @@ func (r *renderer) withChips(line string, chips []string, style common.Styler) s
 	return b.String()
 }
 
-func (r *renderer) reasoning(e *entry, text string, width int) []string {
+func (r *renderer) reasoning(e *Entry, text string, width int) []string {
 	first := strings.TrimSpace(text)
 	if i := strings.IndexByte(first, '\n'); i >= 0 {
 		first = first[:i]
@@ -124,7 +121,7 @@ func (r *renderer) reasoning(e *entry, text string, width int) []string {
 	return out
 }
 
-func (r *renderer) tool(e *entry, width int) []string {
+func (r *renderer) tool(e *Entry, width int) []string {
 	t := e.tool
 	icon, style := r.toolIcon(t)
 	head := style.Render(icon) + " " + r.st.Bold.Render(t.name)
@@ -153,7 +150,7 @@ func (r *renderer) tool(e *entry, width int) []string {
 func (r *renderer) toolIcon(t *toolCall) (string, common.Styler) {
 	switch t.state {
 	case toolRunning:
-		return r.spinner(), r.st.Accent
+		return r.spin, r.st.Accent
 	case toolFailed:
 		return "✗", r.st.Fail
 	case toolDenied:
@@ -164,7 +161,7 @@ func (r *renderer) toolIcon(t *toolCall) (string, common.Styler) {
 
 // toolBody is what shows under a tool line: a denial's reason, an edit's
 // diff (abridged until expanded) and, when expanded, the output.
-func (r *renderer) toolBody(e *entry, width int) []string {
+func (r *renderer) toolBody(e *Entry, width int) []string {
 	t := e.tool
 	var out []string
 	if t.denyReason != "" {

@@ -1,9 +1,10 @@
-package ui
+package transcript
 
 import (
 	"time"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/markdown"
 )
 
 // entryKind says what a transcript entry shows.
@@ -43,12 +44,11 @@ type toolCall struct {
 	noDuration     bool   // a resumed !command: its duration was not kept
 }
 
-// entry is one item of the transcript. Its rendered lines are cached per
+// Entry is one item of the transcript. Its rendered lines are cached per
 // width and version: anything that changes what it shows bumps version.
-type entry struct {
+type Entry struct {
 	kind      entryKind
 	text      string   // prompt, answer, reasoning, error or notice text
-	prompt    string   // a queued prompt's full text (pastes expanded)
 	chips     []string // a prompt's @file mentions, drawn as chips
 	attached  string   // what went with a prompt (files, command output)
 	queued    bool     // a prompt waiting for the running task to end
@@ -61,7 +61,7 @@ type entry struct {
 
 	version int
 	cache   renderCache
-	stream  stream // incremental markdown state while streaming
+	stream  markdown.Stream // incremental markdown state while streaming
 }
 
 // renderCache holds an entry's lines for one width and version.
@@ -72,7 +72,7 @@ type renderCache struct {
 }
 
 // expandable reports whether the entry has more to show when expanded.
-func (e *entry) expandable() bool {
+func (e *Entry) expandable() bool {
 	switch e.kind {
 	case kindReasoning, kindCard:
 		return true
@@ -83,10 +83,10 @@ func (e *entry) expandable() bool {
 }
 
 // touch marks the entry changed so its cached lines are rebuilt.
-func (e *entry) touch() { e.version++ }
+func (e *Entry) touch() { e.version++ }
 
 // dynamic reports whether the entry's lines depend on the spinner frame,
 // so they are never cached.
-func (e *entry) dynamic() bool {
+func (e *Entry) dynamic() bool {
 	return e.kind == kindTool && e.tool.state == toolRunning
 }

@@ -1,4 +1,4 @@
-package ui
+package transcript
 
 import (
 	"encoding/json"
@@ -13,16 +13,16 @@ import (
 	"github.com/keel-dev/keel/ui/common"
 )
 
-// loadLog fills the transcript from the datalog's record of a resumed
+// LoadLog fills the transcript from the datalog's record of a resumed
 // session, as it looked live: each call with its recorded outcome
 // (denied, failed with its duration, or done), the cards discipline
 // showed with the model's answers, and how each task stopped. Messages
 // keel sent on the model's behalf (a checkpoint's prompt, a reminder)
 // are not user turns: live they showed as their card, or not at all.
-func (t *transcript) loadLog(d *datalog.SessionDetail) {
+func (t *Model) LoadLog(d *datalog.SessionDetail) {
 	b := logReplay{t: t, root: d.Session.ProjectRoot}
 	if d.Tail && len(d.Rounds) > 0 {
-		t.notice("loading the earlier rounds of this session…")
+		t.Notice("loading the earlier rounds of this session…")
 		b.task, b.prompted = d.Rounds[0].Round.TaskSeq, true // the tail starts inside a task: its prompt is above
 	}
 	for i, rd := range d.Rounds {
@@ -31,14 +31,23 @@ func (t *transcript) loadLog(d *datalog.SessionDetail) {
 	}
 	for _, in := range d.Unfinished { // killed while it ran: no round holds it
 		tc := &toolCall{id: in.CallID, name: common.Clean(in.Name), args: common.Clean(in.Arguments), state: toolFailed, output: datalog.UnknownOutcome}
-		t.add(&entry{kind: kindTool, tool: tc})
+		t.add(&Entry{kind: kindTool, tool: tc})
 	}
+}
+
+// Replay builds the entries of a session's record (LoadLog) without
+// drawing them: the root model runs it in a Cmd and puts the result in
+// place with ReplaceRange.
+func Replay(d *datalog.SessionDetail) []*Entry {
+	t := newModel(nil)
+	t.LoadLog(d)
+	return t.entries
 }
 
 // logReplay turns rounds into entries, remembering which task's prompt
 // it has shown.
 type logReplay struct {
-	t        *transcript
+	t        *Model
 	root     string // the project's root, which diffs name paths from
 	task     int
 	prompted bool
@@ -63,7 +72,7 @@ func (b *logReplay) round(rd *datalog.RoundDetail, last bool) {
 				continue // a compaction's summary, which stands for what the transcript already shows
 			}
 			if note, ok := strings.CutPrefix(m.Msg.Content, llm.NoteMark); ok {
-				b.t.notice(strings.TrimSpace(note)) // keel's own word to the model (an undo since the last answer), not a prompt
+				b.t.Notice(strings.TrimSpace(note)) // keel's own word to the model (an undo since the last answer), not a prompt
 				continue
 			}
 			if !b.prompted { // the task's prompt; later ones were keel's
@@ -83,10 +92,10 @@ func (b *logReplay) round(rd *datalog.RoundDetail, last bool) {
 func (b *logReplay) assistant(msg llm.Message, rd *datalog.RoundDetail, results map[string]string) {
 	t := b.t
 	if strings.TrimSpace(msg.Reasoning) != "" {
-		t.add(&entry{kind: kindReasoning, text: msg.Reasoning})
+		t.add(&Entry{kind: kindReasoning, text: msg.Reasoning})
 	}
 	if strings.TrimSpace(msg.Content) != "" {
-		t.add(&entry{kind: kindAssistant, text: msg.Content})
+		t.add(&Entry{kind: kindAssistant, text: msg.Content})
 	}
 	for i, c := range msg.ToolCalls {
 		tc := &toolCall{id: c.ID, name: common.Clean(c.Name), args: common.Clean(c.Arguments)}
@@ -96,9 +105,9 @@ func (b *logReplay) assistant(msg llm.Message, rd *datalog.RoundDetail, results 
 		if row != nil && !row.IsError {
 			tc.diff = common.Clean(b.diff(rd.FileChanges, c.ID))
 		}
-		t.add(&entry{kind: kindTool, tool: tc})
+		t.add(&Entry{kind: kindTool, tool: tc})
 		if row != nil && row.DecidedBy == datalog.DecidedByUser { // the dialog's answer, noted as it was live
-			t.notice(userAnswer(tc.name, row))
+			t.Notice(userAnswer(tc.name, row))
 		}
 	}
 }
@@ -214,7 +223,7 @@ func (b *logReplay) cards(rd *datalog.RoundDetail, last bool) {
 		default:
 			in.Action = "ask"
 		}
-		b.t.add(&entry{kind: kindCard, card: &in, settled: true}) // its task has ended
+		b.t.add(&Entry{kind: kindCard, card: &in, settled: true}) // its task has ended
 	}
 }
 
@@ -230,11 +239,11 @@ func (b *logReplay) stopped(trs []datalog.StateTransition) {
 		reason := agent.StopReason(tr.Detail)
 		switch reason {
 		case agent.StopCancelled:
-			b.t.notice("cancelled — the task stopped; type a new prompt to go on")
+			b.t.Notice("cancelled — the task stopped; type a new prompt to go on")
 		case agent.StopProviderError:
-			b.t.errorCard(common.Clean(tr.Detail) + " — check the provider in `keel config` or try again")
+			b.t.ErrorCard(common.Clean(tr.Detail) + " — check the provider in `keel config` or try again")
 		default:
-			b.t.errorCard(common.Clean(tr.Detail) + " — send a prompt to continue, or /log to see what happened")
+			b.t.ErrorCard(common.Clean(tr.Detail) + " — send a prompt to continue, or /log to see what happened")
 		}
 	}
 }

@@ -1,23 +1,26 @@
-package ui
+package transcript
 
 import (
 	"strings"
 
 	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/markdown"
+	"github.com/keel-dev/keel/ui/theme"
 )
 
 // gutter is the width of the column left of every entry, where the
 // selection marker goes.
 const gutter = 2
 
-// transcript is the conversation: entries, their cached rendering, the
-// scroll position and the selected (expandable) entry.
+// Model is the conversation: entries, their cached rendering, the scroll
+// position, the selected (expandable) entry, and the round that is
+// streaming.
 //
 // Scrolling is anchored to an entry rather than to a global line number, so
 // only the entries on screen are ever rendered: a 10,000-message session
 // costs no more to draw than a short one.
-type transcript struct {
-	entries []*entry
+type Model struct {
+	entries []*Entry
 	r       *renderer
 
 	follow     bool // stick to the bottom as entries arrive
@@ -30,16 +33,34 @@ type transcript struct {
 	scrolledAt            int  // len(entries) when the view stopped following: later ones are new
 	grewBelow             bool // an entry below the screen changed since (an answer streamed, a call ended)
 
-	live liveRound // the round that is streaming (transcript_live.go)
+	live liveRound // the round that is streaming (live.go)
 }
 
-func newTranscript(r *renderer) *transcript {
-	return &transcript{r: r, follow: true, selected: -1, selectAuto: true,
-		live: liveRound{tools: map[string]*entry{}, cards: map[int]*entry{}}}
+// New is an empty transcript drawn with st.
+func New(st theme.Styles) *Model { return newModel(newRenderer(st)) }
+
+// newModel is a transcript drawn by r; nil r makes one that only builds
+// entries (Replay).
+func newModel(r *renderer) *Model {
+	return &Model{r: r, follow: true, selected: -1, selectAuto: true,
+		live: liveRound{tools: map[string]*Entry{}, cards: map[int]*Entry{}}}
 }
+
+// Restyle draws with new styles from now on: every cached rendering is
+// dropped (the next View redraws what is visible).
+func (t *Model) Restyle(st theme.Styles) {
+	t.r = newRenderer(st)
+	t.invalidate()
+}
+
+// Len is the number of entries.
+func (t *Model) Len() int { return len(t.entries) }
+
+// Following reports whether the view sticks to the newest output.
+func (t *Model) Following() bool { return t.follow }
 
 // add appends an entry and returns it.
-func (t *transcript) add(e *entry) *entry {
+func (t *Model) add(e *Entry) *Entry {
 	t.entries = append(t.entries, e)
 	if t.selectAuto && e.expandable() {
 		t.selected = len(t.entries) - 1
@@ -49,7 +70,7 @@ func (t *transcript) add(e *entry) *entry {
 
 // changed tells the transcript e now shows something else (it may have
 // become expandable).
-func (t *transcript) changed(e *entry) {
+func (t *Model) changed(e *Entry) {
 	e.touch()
 	t.noteBelow(e)
 	if t.selectAuto && e.expandable() {
@@ -62,8 +83,8 @@ func (t *transcript) changed(e *entry) {
 	}
 }
 
-// remove drops e (a partial answer being retried).
-func (t *transcript) remove(e *entry) {
+// Remove drops e (a partial answer being retried).
+func (t *Model) Remove(e *Entry) {
 	for i, x := range t.entries {
 		if x != e {
 			continue
@@ -82,15 +103,15 @@ func (t *transcript) remove(e *entry) {
 	}
 }
 
-// replaceRange puts fresh in place of entries[start:end] (a resumed
+// ReplaceRange puts fresh in place of entries[start:end] (a resumed
 // session's last rounds, once its whole record is loaded). Positions at or
 // after start move with the entries, so the screen does not jump: the
 // tail's entries are the last of fresh.
-func (t *transcript) replaceRange(start, end int, fresh []*entry) {
+func (t *Model) ReplaceRange(start, end int, fresh []*Entry) {
 	if start < 0 || start > end || end > len(t.entries) {
 		return
 	}
-	entries := make([]*entry, 0, len(t.entries)-(end-start)+len(fresh))
+	entries := make([]*Entry, 0, len(t.entries)-(end-start)+len(fresh))
 	entries = append(append(append(entries, t.entries[:start]...), fresh...), t.entries[end:]...)
 	t.entries = entries
 	delta := len(fresh) - (end - start)
@@ -101,15 +122,15 @@ func (t *transcript) replaceRange(start, end int, fresh []*entry) {
 	}
 }
 
-// clear drops every entry (the session's history is untouched).
-func (t *transcript) clear() {
+// Clear drops every entry (the session's history is untouched).
+func (t *Model) Clear() {
 	t.entries = nil
 	t.follow, t.top, t.topLine = true, 0, 0
 	t.selected, t.selectAuto = -1, true
 }
 
 // linesOf returns e's lines for width, from the cache when it is current.
-func (t *transcript) linesOf(e *entry, width int) []string {
+func (t *Model) linesOf(e *Entry, width int) []string {
 	c := &e.cache
 	if c.valid && c.width == width && c.version == e.version && !e.dynamic() {
 		return c.lines
@@ -123,18 +144,20 @@ func (t *transcript) linesOf(e *entry, width int) []string {
 }
 
 // invalidate drops every cached rendering (styles changed).
-func (t *transcript) invalidate() {
+func (t *Model) invalidate() {
 	for _, e := range t.entries {
 		e.cache.valid = false
-		e.stream = stream{}
+		e.stream = markdown.Stream{}
 	}
 }
 
-// view returns exactly height lines of the transcript for width columns.
-func (t *transcript) view(width, height int) []string {
+// View returns exactly height lines of the transcript for width columns;
+// spin is the spinner's glyph for the calls still running.
+func (t *Model) View(width, height int, spin string) []string {
 	if height <= 0 {
 		return nil
 	}
+	t.r.spin = spin
 	var out []string
 	t.shownFirst, t.shownLast = len(t.entries), -1
 	if !t.follow {
@@ -154,7 +177,7 @@ func (t *transcript) view(width, height int) []string {
 
 // viewFrom renders forward from the anchor; nil when the entries below the
 // anchor do not fill the screen (the view then sticks to the bottom).
-func (t *transcript) viewFrom(width, height int) []string {
+func (t *Model) viewFrom(width, height int) []string {
 	out := make([]string, 0, height)
 	line := t.topLine
 	for i := t.top; i < len(t.entries) && len(out) < height; i++ {
@@ -172,12 +195,12 @@ func (t *transcript) viewFrom(width, height int) []string {
 	return out
 }
 
-func (t *transcript) shown(i int) {
+func (t *Model) shown(i int) {
 	t.shownFirst, t.shownLast = min(t.shownFirst, i), max(t.shownLast, i)
 }
 
 // viewBottom renders the last height lines, walking back from the end.
-func (t *transcript) viewBottom(width, height int) []string {
+func (t *Model) viewBottom(width, height int) []string {
 	var chunks [][]string
 	n := 0
 	i := len(t.entries) - 1
@@ -203,17 +226,17 @@ func (t *transcript) viewBottom(width, height int) []string {
 
 // withGutter prefixes a line of entry i; left is how many lines of the
 // entry remain from this one (the last is the blank gap, left unmarked).
-func (t *transcript) withGutter(i int, line string, left int) string {
+func (t *Model) withGutter(i int, line string, left int) string {
 	if i == t.selected && left > 1 {
 		return t.r.st.Selected.Render("▎") + " " + line
 	}
 	return strings.Repeat(" ", gutter) + line
 }
 
-// lastAnswer is the text of the newest assistant answer, for `y`, as it
+// LastAnswer is the text of the newest assistant answer, for `y`, as it
 // is shown: sanitised, so the clipboard holds no escape sequence (one
 // ending bracketed paste would run the rest of a paste in a shell).
-func (t *transcript) lastAnswer() string {
+func (t *Model) LastAnswer() string {
 	for i := len(t.entries) - 1; i >= 0; i-- {
 		if e := t.entries[i]; e.kind == kindAssistant && strings.TrimSpace(e.text) != "" {
 			return common.Clean(e.text)

@@ -1,4 +1,4 @@
-package ui
+package transcript
 
 import (
 	"path/filepath"

@@ -1,4 +1,8 @@
-package ui
+// Package markdown renders the model's answers with glamour: a Renderer
+// per style that keeps one glamour renderer per width, and a Stream that
+// renders a growing answer incrementally (blocks that can no longer change
+// are rendered once). It holds no ui state and imports nothing of keel's.
+package markdown
 
 import (
 	"strings"
@@ -7,21 +11,26 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// markdown renders assistant text with glamour. Renderers are made once
-// per (style, width) and reused: making one parses a style, which is too
-// slow to do per message.
-type markdown struct {
+// Renderer renders assistant text with glamour. glamour's renderers are
+// made once per (style, width) and reused: making one parses a style,
+// which is too slow to do per message.
+type Renderer struct {
 	style     string
 	renderers map[int]*glamour.TermRenderer
 }
 
-func newMarkdown(style string) *markdown {
-	return &markdown{style: style, renderers: map[int]*glamour.TermRenderer{}}
+// New is a Renderer for a built-in glamour style ("dark", "light",
+// "notty").
+func New(style string) *Renderer {
+	return &Renderer{style: style, renderers: map[int]*glamour.TermRenderer{}}
 }
 
-// render returns text as styled lines no wider than width. It falls back to
+// Style is the glamour style the Renderer draws with.
+func (md *Renderer) Style() string { return md.style }
+
+// Render returns text as styled lines no wider than width. It falls back to
 // plain wrapped text if glamour fails, so an answer is never lost.
-func (md *markdown) render(text string, width int) []string {
+func (md *Renderer) Render(text string, width int) []string {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
@@ -37,7 +46,7 @@ func (md *markdown) render(text string, width int) []string {
 	return trimBlank(strings.Split(strings.TrimRight(out, "\n"), "\n"))
 }
 
-func (md *markdown) renderer(width int) *glamour.TermRenderer {
+func (md *Renderer) renderer(width int) *glamour.TermRenderer {
 	if r, ok := md.renderers[width]; ok {
 		return r
 	}
@@ -67,28 +76,28 @@ func trimBlank(lines []string) []string {
 	return lines
 }
 
-// stream renders a growing markdown answer incrementally: blocks that can
+// Stream renders a growing markdown answer incrementally: blocks that can
 // no longer change (those before the last blank line outside a code fence)
 // are rendered once and kept; only the open tail is re-rendered per frame.
-type stream struct {
+type Stream struct {
 	width  int
 	stable int      // bytes of text rendered into done; never inside a fence
 	done   []string // rendered lines of text[:stable]
 }
 
-// lines renders text (which only ever grows while streaming) for width.
-func (s *stream) lines(md *markdown, text string, width int) []string {
+// Lines renders text (which only ever grows while streaming) for width.
+func (s *Stream) Lines(md *Renderer, text string, width int) []string {
 	if s.width != width || s.stable > len(text) {
-		*s = stream{width: width}
+		*s = Stream{width: width}
 	}
 	if end := blockBoundary(text, s.stable); end > s.stable {
 		if len(s.done) > 0 {
 			s.done = append(s.done, "")
 		}
-		s.done = append(s.done, md.render(text[s.stable:end], width)...)
+		s.done = append(s.done, md.Render(text[s.stable:end], width)...)
 		s.stable = end
 	}
-	tail := md.render(text[s.stable:], width)
+	tail := md.Render(text[s.stable:], width)
 	if len(s.done) == 0 {
 		return tail
 	}

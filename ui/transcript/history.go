@@ -1,4 +1,4 @@
-package ui
+package transcript
 
 import (
 	"strings"
@@ -7,9 +7,9 @@ import (
 	"github.com/keel-dev/keel/ui/common"
 )
 
-// loadHistory fills the transcript from a resumed session's history: user
+// LoadHistory fills the transcript from a resumed session's history: user
 // prompts, answers and tool calls (outcomes as far as the history tells).
-func (t *transcript) loadHistory(hist []llm.Message) {
+func (t *Model) LoadHistory(hist []llm.Message) {
 	results := map[string]llm.Message{}
 	for _, msg := range hist {
 		if msg.Role == llm.RoleTool {
@@ -26,18 +26,18 @@ func (t *transcript) loadHistory(hist []llm.Message) {
 	}
 }
 
-func (t *transcript) historyAssistant(msg llm.Message, results map[string]llm.Message) {
+func (t *Model) historyAssistant(msg llm.Message, results map[string]llm.Message) {
 	if strings.TrimSpace(msg.Reasoning) != "" {
-		t.add(&entry{kind: kindReasoning, text: msg.Reasoning})
+		t.add(&Entry{kind: kindReasoning, text: msg.Reasoning})
 	}
 	if strings.TrimSpace(msg.Content) != "" {
-		t.add(&entry{kind: kindAssistant, text: msg.Content})
+		t.add(&Entry{kind: kindAssistant, text: msg.Content})
 	}
 	for _, c := range msg.ToolCalls {
 		tc := &toolCall{id: c.ID, name: common.Clean(c.Name), args: common.Clean(c.Arguments), state: toolOK}
 		if r, ok := results[c.ID]; ok {
 			tc.output = common.Clean(r.Content)
 		}
-		t.add(&entry{kind: kindTool, tool: tc})
+		t.add(&Entry{kind: kindTool, tool: tc})
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package transcript
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 
 // bottomAnchor is the anchor at which the last line of the transcript is
 // the last line on screen.
-func (t *transcript) bottomAnchor(width, height int) (int, int) {
+func (t *Model) bottomAnchor(width, height int) (int, int) {
 	total := 0
 	for i := len(t.entries) - 1; i >= 0; i-- {
 		h := len(t.linesOf(t.entries[i], width))
@@ -24,8 +24,8 @@ func (t *transcript) bottomAnchor(width, height int) (int, int) {
 	return 0, 0
 }
 
-// scrollUp moves the view n lines towards the start.
-func (t *transcript) scrollUp(n, width, height int) {
+// ScrollUp moves the view n lines towards the start.
+func (t *Model) ScrollUp(n, width, height int) {
 	if len(t.entries) == 0 {
 		return
 	}
@@ -41,9 +41,9 @@ func (t *transcript) scrollUp(n, width, height int) {
 	t.topLine = max(t.topLine, 0)
 }
 
-// scrollDown moves the view n lines towards the end; reaching it, the view
+// ScrollDown moves the view n lines towards the end; reaching it, the view
 // follows new output again.
-func (t *transcript) scrollDown(n, width, height int) {
+func (t *Model) ScrollDown(n, width, height int) {
 	if t.follow {
 		return
 	}
@@ -58,24 +58,24 @@ func (t *transcript) scrollDown(n, width, height int) {
 	}
 	bt, bl := t.bottomAnchor(width, height)
 	if t.top > bt || (t.top == bt && t.topLine >= bl) {
-		t.end()
+		t.End()
 	}
 }
 
-// home shows the start of the conversation.
-func (t *transcript) home() {
+// Home shows the start of the conversation.
+func (t *Model) Home() {
 	t.unfollow()
 	t.top, t.topLine = 0, 0
 }
 
-// end shows the newest output and follows it.
-func (t *transcript) end() {
+// End shows the newest output and follows it.
+func (t *Model) End() {
 	t.follow, t.top, t.topLine = true, 0, 0
 }
 
-// selectNext moves the selection to the next (dir 1) or previous (dir -1)
+// SelectNext moves the selection to the next (dir 1) or previous (dir -1)
 // expandable entry; the selection stops following new entries.
-func (t *transcript) selectNext(dir int) {
+func (t *Model) SelectNext(dir int) {
 	start := t.selected
 	if start < 0 {
 		start = len(t.entries)
@@ -93,7 +93,7 @@ func (t *transcript) selectNext(dir int) {
 	}
 }
 
-func (t *transcript) lastExpandable() int {
+func (t *Model) lastExpandable() int {
 	for i := len(t.entries) - 1; i >= 0; i-- {
 		if t.entries[i].expandable() {
 			return i
@@ -102,8 +102,8 @@ func (t *transcript) lastExpandable() int {
 	return -1
 }
 
-// toggleSelected expands or collapses the selected entry.
-func (t *transcript) toggleSelected() bool {
+// ToggleSelected expands or collapses the selected entry.
+func (t *Model) ToggleSelected() bool {
 	if t.selected < 0 || t.selected >= len(t.entries) {
 		return false
 	}
@@ -115,7 +115,7 @@ func (t *transcript) toggleSelected() bool {
 
 // unfollow stops following new output; what arrives from now on, until
 // the view is back at the bottom, is counted as new below it.
-func (t *transcript) unfollow() {
+func (t *Model) unfollow() {
 	if t.follow {
 		t.scrolledAt, t.grewBelow = len(t.entries), false
 	}
@@ -124,7 +124,7 @@ func (t *transcript) unfollow() {
 
 // noteBelow notes that e, changed while the view does not follow, is
 // below the screen: its new content is announced too.
-func (t *transcript) noteBelow(e *entry) {
+func (t *Model) noteBelow(e *Entry) {
 	if t.follow {
 		return
 	}
@@ -138,7 +138,7 @@ func (t *transcript) noteBelow(e *entry) {
 
 // newBelow is how many entries arrived since the view stopped following
 // that are below the screen (as the last view drew it).
-func (t *transcript) newBelow() int {
+func (t *Model) newBelow() int {
 	if t.follow {
 		return 0
 	}
