@@ -227,13 +227,10 @@ func (r *Recorder) round(t *task, resp llm.Response, outs []outcome, fired []Int
 	r.mu.Unlock()
 }
 
-// settle waits until the last round handed to the datalog is stored and
-// reports how it went. The next request waits here after it is built
-// (llm.Request.BeforeSend), so a round is stored before the next one
-// starts. Stored is in the datalog's spool, which QueueRound writes
-// before it returns, SQLite committing it while the model answers; when
-// the spool cannot be written, QueueRound commits, and building the
-// request overlaps that commit.
+// settle waits until the last round handed to the datalog is committed
+// to SQLite and reports how it went. The next request waits here after
+// it is built (llm.Request.BeforeSend), so a round is committed before
+// the next one starts, and building the request overlaps the commit.
 func (r *Recorder) settle() {
 	if r == nil {
 		return

@@ -3,7 +3,6 @@ package datalog
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -108,9 +107,8 @@ func BenchmarkLoadSession1000Rounds(b *testing.B) {
 }
 
 // BenchmarkQueueRound is what storing a round costs the agent before its
-// next request: preparing it and appending it to the spool. The commit
-// happens later on the writer's goroutine (and is included here, spread
-// over the rounds, since the benchmark keeps the writer busy).
+// next request: preparing it, handing it to the writer and waiting for
+// its commit.
 func BenchmarkQueueRound(b *testing.B) {
 	db := openTest(b, Options{Environ: []string{"OPENAI_API_KEY=sk-0123456789"}})
 	sid := startTest(b, db, Session{})
@@ -119,22 +117,5 @@ func BenchmarkQueueRound(b *testing.B) {
 		if err := db.QueueRound(context.Background(), benchRound(sid, i+1))(); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-func BenchmarkSpoolAppend(b *testing.B) {
-	db := openTest(b, Options{Environ: []string{"OPENAI_API_KEY=sk-0123456789"}})
-	sid := startTest(b, db, Session{})
-	p, err := db.prepareRound(benchRound(sid, 1))
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := newSpool(filepath.Join(b.TempDir(), "keel.db"))
-	b.ResetTimer()
-	for range b.N {
-		if err := s.appendRound(p); err != nil {
-			b.Fatal(err)
-		}
-		s.committed(1)
 	}
 }

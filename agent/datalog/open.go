@@ -117,7 +117,6 @@ func (db *DB) openWriter(migs []migration) error {
 		if err := db.checkVersion(migs); err != nil {
 			return err
 		}
-		db.replayReadOnly(len(migs))
 		return nil
 	}
 	w, v, err := db.openVersioned()
@@ -137,7 +136,6 @@ func (db *DB) openWriter(migs []migration) error {
 	}
 	db.version = len(migs)
 	db.w = w
-	w.replaySpools(db.path)
 	w.start()
 	return nil
 }

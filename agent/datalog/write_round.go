@@ -31,22 +31,16 @@ func (db *DB) WriteRound(ctx context.Context, rec RoundRecord) error {
 	return db.submit(ctx, roundName(rec), p.insert)
 }
 
-// QueueRound stores a round without waiting for SQLite: it is appended
-// to the spool (spool.go), as durable as a commit, and committed with the
-// rounds after it while the model answers. Every read through db, and
-// every other write, sees it. wait returns at once: nil, or the failure
-// of an earlier round's commit, kept in memory and retried as WriteRound
-// does. When the spool cannot be written, the round is committed before
-// wait returns, as WriteRound. Do not modify rec's slices afterwards.
+// QueueRound is WriteRound that does not wait: the round is handed to the
+// writer, and wait returns what WriteRound would have once it is
+// committed. Every read through db, and every later write, sees it. The
+// agent builds its next request meanwhile and waits before sending it, so
+// a round is in SQLite before the next request leaves. Do not modify
+// rec's slices afterwards.
 func (db *DB) QueueRound(ctx context.Context, rec RoundRecord) (wait func() error) {
 	p, err := db.prepareRound(rec)
 	if err != nil {
 		return func() error { return err }
-	}
-	if db.w != nil && db.refuse == nil {
-		if wait, ok := db.w.spoolRound(p, roundName(rec)); ok {
-			return wait
-		}
 	}
 	return db.queue(ctx, roundName(rec), p.insert)
 }

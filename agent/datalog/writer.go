@@ -36,26 +36,21 @@ func (e *WriteError) Error() string {
 // Unwrap returns the SQLite or OS error.
 func (e *WriteError) Unwrap() error { return e.Err }
 
-// op is one unit of writing, committed in its own transaction, or with
-// the spooled rounds next to it in one.
+// op is one unit of writing, committed in its own transaction.
 type op struct {
-	name    string
-	fn      func(context.Context, *wtx) error
-	spooled bool // a round in the spool: nobody waits for its commit
+	name string
+	fn   func(context.Context, *wtx) error
 }
 
-// request is an op for the writer, or a flush (op nil). reply is nil for
-// a spooled round: nobody waits for it.
+// request is an op for the writer, or a flush (op nil).
 type request struct {
 	op    *op
 	reply chan error
 }
 
 // reqBuffer is how many requests wait for the writer without blocking
-// their sender: spooled rounds come one a round, and are committed 16 at
-// a time at most (lazyMax), so only a stalled writer fills it, and then a
-// round waits for the commit as it did before the spool.
-const reqBuffer = 4 * lazyMax
+// their sender: a round, the intents of its calls and a read's flush.
+const reqBuffer = 16
 
 // writer owns the write connection; only its goroutine touches db and
 // pending.
@@ -70,10 +65,11 @@ type writer struct {
 	done     chan struct{}
 	pending  []op
 	npending atomic.Int64
-	outage   atomic.Bool // a failure was reported and no write has succeeded since (also read by DB.reader)
+	outage   atomic.Bool  // a failure was reported and no write has succeeded since (also read by DB.reader)
+	queued   atomic.Int64 // writes handed to the writer and not served yet (DB.reader)
 
-	spool *spool
-	lazy  lazyState // spooled rounds on their way to SQLite (writer_lazy.go)
+	errMu    sync.Mutex
+	asyncErr error // a failure nobody waited for, for the next write or Close to report
 
 	// stmts are the fixed statements prepared on db, each once it has
 	// run (wanted) and warm has prepared it; they go with the connection.
@@ -89,8 +85,7 @@ type writer struct {
 }
 
 func newWriter(path string, busy time.Duration) (*writer, error) {
-	w := &writer{path: path, busy: busy, reqs: make(chan request, reqBuffer), done: make(chan struct{}),
-		spool: newSpool(path), lazy: newLazyState()}
+	w := &writer{path: path, busy: busy, reqs: make(chan request, reqBuffer), done: make(chan struct{})}
 	if err := w.open(); err != nil {
 		return nil, err
 	}
@@ -144,6 +139,9 @@ func (w *writer) serve(req request) {
 	} else { // a write reports what went wrong with the rounds before it
 		err = errors.Join(err, w.takeAsyncErr())
 	}
+	if req.op != nil {
+		w.queued.Add(-1)
+	}
 	req.reply <- err
 	if req.op != nil {
 		w.idle()
@@ -152,7 +150,6 @@ func (w *writer) serve(req request) {
 
 func (w *writer) loop() {
 	defer close(w.done)
-	defer w.lazy.timer.Stop()
 	var retry <-chan time.Time
 	backoff := retryMin
 	for {
@@ -161,13 +158,7 @@ func (w *writer) loop() {
 			if !ok {
 				return
 			}
-			if req.reply != nil {
-				w.serve(req)
-			} else if !w.takeRound(req.op) {
-				continue // the round waits for the ones after it
-			}
-		case <-w.lazy.timer.C:
-			w.commitSpooled()
+			w.serve(req)
 		case <-retry:
 			w.report(w.flush()) // a new failure only: one per outage
 			w.notePending()
@@ -247,9 +238,11 @@ func (w *writer) queue(ctx context.Context, o *op) (wait func() error) {
 		return func() error { return ErrClosed }
 	}
 	reply := make(chan error, 1) // the writer never blocks on a gone caller
+	w.queued.Add(1)
 	select {
 	case w.reqs <- request{op: o, reply: reply}:
 	case <-ctx.Done():
+		w.queued.Add(-1)
 		return ctx.Err
 	}
 	return func() error {
@@ -262,44 +255,26 @@ func (w *writer) queue(ctx context.Context, o *op) (wait func() error) {
 	}
 }
 
-// flush commits pending ops in order, spooled rounds next to each other
-// in one transaction. A transient failure stops it and keeps the rest; a
-// permanent one (a bug: constraint, bad SQL) drops that op so it cannot
-// block the queue forever, after the batch it was in is committed again
-// one op at a time to find it.
+// flush commits pending ops in order, each in its own transaction. A
+// transient failure stops it and keeps the rest; a permanent one (a bug:
+// constraint, bad SQL) drops that op so it cannot block the queue forever.
 func (w *writer) flush() error {
 	var permanent error
-	single := 0 // ops to commit one at a time: their batch failed for good
 	for len(w.pending) > 0 {
-		n := 1
-		if single > 0 {
-			single--
-		} else {
-			n = w.batchLen()
-		}
-		batch := w.pending[:n]
-		err := w.apply(batch)
+		o := w.pending[0]
+		err := w.apply(o)
 		if err != nil && transient(err) {
 			w.reset()
 			if w.outage.Swap(true) {
 				return nil // reported already
 			}
-			return &WriteError{Op: batch[0].name, Pending: len(w.pending), Err: err}
-		}
-		if err != nil && n > 1 {
-			single = n
-			continue
+			return &WriteError{Op: o.name, Pending: len(w.pending), Err: err}
 		}
 		if err != nil {
-			err = fmt.Errorf("datalog could not save %s: %w; this is a keel bug, please report it", batch[0].name, err)
-			if batch[0].spooled {
-				w.report(err) // nobody waits for it: the next QueueRound says it
-			} else {
-				permanent = errors.Join(permanent, err)
-			}
+			permanent = errors.Join(permanent,
+				fmt.Errorf("datalog could not save %s: %w; this is a keel bug, please report it", o.name, err))
 		}
-		w.settled(batch)
-		w.pending = w.pending[n:]
+		w.pending = w.pending[1:]
 	}
 	w.pending = nil
 	if w.outage.Swap(false) {
@@ -309,18 +284,8 @@ func (w *writer) flush() error {
 	return permanent
 }
 
-// batchLen is how many pending ops the next transaction commits: a run
-// of spooled rounds, or one other op.
-func (w *writer) batchLen() int {
-	n := 1
-	for n < len(w.pending) && w.pending[0].spooled && w.pending[n].spooled {
-		n++
-	}
-	return n
-}
-
-// apply commits ops in one transaction.
-func (w *writer) apply(ops []op) error {
+// apply commits o in one transaction.
+func (w *writer) apply(o op) error {
 	if w.db == nil {
 		if err := w.open(); err != nil {
 			return err
@@ -332,19 +297,17 @@ func (w *writer) apply(ops []op) error {
 		return err
 	}
 	t := &wtx{tx: tx, w: w}
-	for _, o := range ops {
-		if err := o.fn(ctx, t); err != nil {
-			tx.Rollback()
-			w.sessions = nil // it may hold what the rollback undid
-			return err
-		}
+	if err := o.fn(ctx, t); err != nil {
+		tx.Rollback()
+		w.sessions = nil // it may hold what the rollback undid
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		w.sessions = nil
 		return err
 	}
 	t.committed()
-	w.commits += len(ops)
+	w.commits++
 	return nil
 }
 
@@ -413,13 +376,8 @@ func (w *writer) close() error {
 	close(w.reqs)
 	w.mu.Unlock()
 	<-w.done
-	kept := w.spool.close()
-	err := w.takeAsyncErr() // a failure no QueueRound came after to report
-	switch n := len(w.pending); {
-	case n > 0 && kept:
-		err = fmt.Errorf("datalog %s: %d record(s) could not be saved and are lost, except rounds of sessions already in it: "+
-			"they are kept in %s for the next keel to save; free disk space or fix the database's permissions", w.path, n, w.spool.path)
-	case n > 0:
+	err := w.takeAsyncErr() // a failure no write came after to report
+	if n := len(w.pending); n > 0 {
 		err = fmt.Errorf("datalog %s: %d record(s) could not be saved and are lost; free disk space or fix the database's permissions", w.path, n)
 	}
 	w.reset()

@@ -167,8 +167,8 @@ func (t *wtx) stmt(ctx context.Context, id stmtID) *sql.Stmt {
 	}
 	if t.w.stmts[id] == nil {
 		t.w.wanted[id] = true // warm prepares it for the transactions after this one
-		// Prepared for this transaction: a batch of spooled rounds parses
-		// it once, not once a round.
+		// Prepared for this transaction: a round's rows of one kind
+		// parse it once, not once a row.
 		s, err := t.tx.PrepareContext(ctx, stmtSQL[id])
 		if err != nil {
 			return nil // the text path reports the error

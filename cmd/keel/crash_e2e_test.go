@@ -19,8 +19,8 @@ import (
 )
 
 // keel is killed the moment its fourth request arrives: the third round
-// is then in the datalog's spool, not yet in SQLite (it commits while the
-// model answers), and keel log, the next to open the datalog, saves it.
+// was committed before that request left, and keel log, the next to open
+// the datalog, lists the session as interrupted with its three rounds.
 func TestSIGKILLLeavesAConsistentListableDatalog(t *testing.T) {
 	t.Parallel() // waits on processes: overlaps the package's other tests
 	home, dir := t.TempDir(), project(t)
