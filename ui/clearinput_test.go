@@ -32,7 +32,7 @@ func TestCtrlCClearsTheInput(t *testing.T) {
 			for _, k := range tt.typed {
 				send(m, press(k))
 			}
-			before := strings.TrimSpace(m.input.value())
+			before := strings.TrimSpace(m.input.Value())
 			send(m, press("ctrl+c"))
 			if tt.cleared != !m.quitArmed {
 				t.Fatalf("quit armed = %v, want %v", m.quitArmed, !tt.cleared)
@@ -40,8 +40,8 @@ func TestCtrlCClearsTheInput(t *testing.T) {
 			if !tt.cleared {
 				return
 			}
-			if m.input.value() != "" || !strings.Contains(plain(m), "cleared the input") {
-				t.Fatalf("want an empty box and a hint, box %q:\n%s", m.input.value(), plain(m))
+			if m.input.Value() != "" || !strings.Contains(plain(m), "cleared the input") {
+				t.Fatalf("want an empty box and a hint, box %q:\n%s", m.input.Value(), plain(m))
 			}
 			if m.status.cancelling || !m.running == tt.running {
 				t.Fatal("clearing the input must not cancel the task")
@@ -50,7 +50,7 @@ func TestCtrlCClearsTheInput(t *testing.T) {
 				t.Fatal("a cleared input was never sent: it is not saved to the history file")
 			}
 			send(m, press("up"))
-			if got := m.input.value(); got != before {
+			if got := m.input.Value(); got != before {
 				t.Fatalf("↑ brings back %q, want %q", got, before)
 			}
 		})
@@ -62,7 +62,7 @@ func TestCtrlCClearsAPaste(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	long := pastedLines(12, "\n")
 	send(m, tea.PasteMsg{Content: long}, press("ctrl+c"), press("up"))
-	if prompt, _ := m.input.take(); prompt != long {
+	if prompt, _ := m.input.Take(); prompt != long {
 		t.Fatalf("the recalled paste sends %q", prompt)
 	}
 }

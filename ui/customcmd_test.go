@@ -110,8 +110,8 @@ func TestCustomCommandsInTheUI(t *testing.T) {
 	}
 	typeText(m, "/rev")
 	send(m, press("tab"))
-	if m.input.value() != "/review " {
-		t.Fatalf("tab: %q", m.input.value())
+	if m.input.Value() != "/review " {
+		t.Fatalf("tab: %q", m.input.Value())
 	}
 	typeText(m, "ui/model.go")
 	_, cmd := m.Update(press("enter"))

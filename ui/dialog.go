@@ -13,6 +13,7 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/ui/common"
 	"github.com/keel-dev/keel/ui/keys"
+	"github.com/keel-dev/keel/ui/textedit"
 	"github.com/keel-dev/keel/ui/theme"
 )
 
@@ -22,7 +23,7 @@ import (
 type dialogs struct {
 	pending []*request
 	typing  bool // entering a deny reason or guidance
-	text    editor
+	text    textedit.Model
 	keys    keys.DialogKeys
 	// guardUntil: keys that reach a question before this were typed for
 	// the input, not for it (the user was typing when it opened), and are
@@ -51,7 +52,7 @@ func (d *dialogs) opened(now, lastTyped time.Time) {
 func (d *dialogs) typedAhead(now time.Time) bool { return now.Before(d.guardUntil) }
 
 func newDialogs(keys keys.KeyMap) dialogs {
-	return dialogs{text: newEditor("> ", 3, false, keys.Edit), keys: keys.Dialog}
+	return dialogs{text: textedit.New("> ", 3, false, keys.Edit), keys: keys.Dialog}
 }
 
 func (d *dialogs) active() bool { return len(d.pending) > 0 }
@@ -159,7 +160,7 @@ func (d *dialogs) paste(msg tea.PasteMsg) {
 func (d *dialogs) startTyping(placeholder string) tea.Cmd {
 	d.typing = true
 	d.text.Reset()
-	d.text.placeholder = placeholder
+	d.text.SetPlaceholder(placeholder)
 	return nil
 }
 
@@ -193,7 +194,7 @@ func (d *dialogs) view(st theme.Styles, width int) string {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("1 of %d pending", n)))
 	}
 	if d.typing {
-		d.text.width = inner
+		d.text.SetWidth(inner)
 		lines = append(lines, d.text.View(st.Dim))
 	}
 	return st.Dialog.Width(width).Render(strings.Join(lines, "\n"))

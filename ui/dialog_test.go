@@ -154,7 +154,7 @@ func TestDialogTakesKeysFirst(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	askAsync(t, m, agent.PermissionRequest{Tool: "run_command"})
 	send(m, press("x"), press("?"))
-	if m.input.value() != "" || m.help.open {
+	if m.input.Value() != "" || m.help.open {
 		t.Fatal("keys go to the dialog while it is open")
 	}
 	send(m, press("d"), tea.PasteMsg{Content: "pasted reason"})

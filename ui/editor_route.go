@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent"
@@ -16,36 +15,8 @@ import (
 // The root's side of what the editor sends: prompts with their mentions,
 // !commands, custom /commands and the completion list.
 
-// completionKey handles a key while the completion list shows.
-func (m *Model) completionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if !m.input.popup.isOpen() {
-		return nil, false
-	}
-	k := m.keys.Completion
-	switch {
-	case key.Matches(msg, k.Prev):
-		m.input.popup.move(-1)
-	case key.Matches(msg, k.Next):
-		m.input.popup.move(1)
-	case key.Matches(msg, k.Accept):
-		return m.input.accept(), true
-	case key.Matches(msg, k.Dismiss):
-		m.input.hideCompletions()
-	default:
-		return nil, false
-	}
-	return nil, true
-}
-
-// edit passes a key or a paste to the input, then follows the text (an
-// @ opens the file list).
-func (m *Model) edit(msg tea.Msg) tea.Cmd {
-	m.input.sendWhenRead = false // the prompt changed: Enter again sends it
-	if m.input.popup.kind == completeSlash {
-		m.input.hideCompletions()
-	}
-	return tea.Batch(m.input.update(msg), m.input.afterEdit())
-}
+// edit passes a key or a paste to the input.
+func (m *Model) edit(msg tea.Msg) tea.Cmd { return m.input.Update(msg) }
 
 // queued is a prompt typed while a task runs: its entry, shown as
 // queued, and the text to send once the task ends.
@@ -127,4 +98,38 @@ func (m *Model) runCustom(c customCommand, arg string) tea.Cmd {
 		return nil
 	}
 	return m.sendPrompt(strings.TrimSpace(c.name+" "+arg), c.expand(arg), nil)
+}
+
+// historyFailed says, once a run, that the history file could not be
+// read or written; the history still works for this run.
+func (m *Model) historyFailed(err error) {
+	if err == nil || m.historyWarned {
+		return
+	}
+	m.historyWarned = true
+	m.notice(err.Error() + " — the history is kept for this run only")
+}
+
+// clearInput empties the input (ctrl+c with text in it): what peers do
+// (Claude Code, Codex and Kimi clear on ctrl+c) and what a shell does to
+// its line; unlike some, the text can be had back with ↑, and a running
+// task goes on (esc cancels it).
+func (m *Model) clearInput() {
+	m.input.Clear()
+	m.status.setHint("cleared the input — ↑ brings it back; ctrl+c twice quits")
+}
+
+// inputShown reports whether the input is on screen and has the keys: no
+// dialog, browser, help or welcome screen covers it.
+func (m *Model) inputShown() bool {
+	return m.session != nil && !m.dialogs.active() && m.browser == nil && !m.help.open
+}
+
+// historyFile is where prompts are kept across launches: none for the
+// demo, whose workspace is a new temporary copy each time.
+func (m *Model) historyFile() string {
+	if m.opts.Demo {
+		return ""
+	}
+	return m.opts.HistoryFile
 }

@@ -31,6 +31,13 @@ var scenarios = map[string]func(t *testing.T, m *Model){
 	"welcome":    nil, // built without a session
 }
 
+// scenarioOptions are what a scenario's model is made with besides the
+// test session.
+var scenarioOptions = map[string]Options{
+	"editor": {Workspace: &fakeWorkspace{files: []string{"README.md", "ui/model.go", "ui/modal.go", "ui/model_test.go", "agent/model_options.go"},
+		contents: map[string]string{"ui/model.go": "package ui\n", "README.md": strings.Repeat("keel\n", 300)}}},
+}
+
 func TestGolden(t *testing.T) {
 	for name, build := range scenarios {
 		for _, sz := range sizes {
@@ -40,7 +47,7 @@ func TestGolden(t *testing.T) {
 					dark := true
 					m = New(Options{Width: sz[0], Height: sz[1], Dark: &dark})
 				} else {
-					m = newTestModel(t, sz[0], sz[1])
+					m = newTestModelWith(t, sz[0], sz[1], scenarioOptions[name])
 					build(t, m)
 				}
 				golden(t, m, fmt.Sprintf("%s_%dx%d", name, sz[0], sz[1]))
@@ -143,9 +150,6 @@ func scenarioPermission(_ *testing.T, m *Model) {
 // scenarioEditor: a !command's output, a prompt sent with a mentioned
 // file, and the input holding a chip while @ lists files.
 func scenarioEditor(_ *testing.T, m *Model) {
-	ws := &fakeWorkspace{files: []string{"README.md", "ui/model.go", "ui/modal.go", "ui/model_test.go", "agent/model_options.go"},
-		contents: map[string]string{"ui/model.go": "package ui\n", "README.md": strings.Repeat("keel\n", 300)}}
-	m.input.ws = ws
 	e := m.tr.AddShell("go test ./ui")
 	id := m.shell.start(e, "go test ./ui", func() {})
 	out := "=== RUN   TestGolden\n" + strings.Repeat("--- PASS: TestGolden/case (0.00s)\n", 12) + "PASS\nok  \tgithub.com/keel-dev/keel/ui\t0.412s\n"

@@ -29,13 +29,18 @@ func TestMain(m *testing.M) {
 
 // newTestModel makes a model with a session that is never submitted to
 // (commands returned by Update are not run), at width × height.
-func newTestModel(t testing.TB, w, h int) *Model {
+func newTestModel(t testing.TB, w, h int) *Model { return newTestModelWith(t, w, h, Options{}) }
+
+// newTestModelWith is newTestModel with opts for what it does not set
+// (a Workspace, a Shell, hooks).
+func newTestModelWith(t testing.TB, w, h int, opts Options) *Model {
 	t.Helper()
 	dark := true
 	s := agent.New(agent.Options{ProviderName: "openai", Model: "gpt-test"})
 	t.Cleanup(s.Close)
-	return New(Options{Session: s, Bridge: NewBridge(), ProviderLabel: "openai", Model: "gpt-test",
-		ContextWindow: 128000, Cadence: 10, Dark: &dark, Width: w, Height: h})
+	opts.Session, opts.Bridge, opts.ProviderLabel, opts.Model = s, NewBridge(), "openai", "gpt-test"
+	opts.ContextWindow, opts.Cadence, opts.Dark, opts.Width, opts.Height = 128000, 10, &dark, w, h
+	return New(opts)
 }
 
 // send feeds msgs to the model, ignoring the commands it returns.

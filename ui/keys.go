@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/ui/editor"
 )
 
 // wheelLines is how far one mouse wheel notch scrolls.
@@ -15,7 +16,7 @@ const wheelLines = 3
 // the help or the welcome screen take it; then the screen's keys; then
 // the input. Every key is compared through a KeyMap binding.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(msg, m.keys.ClearInput) && m.inputShown() && !m.input.empty() {
+	if key.Matches(msg, m.keys.ClearInput) && m.inputShown() && !m.input.Empty() {
 		m.quitArmed = false
 		m.clearInput()
 		return nil
@@ -28,13 +29,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.overlayKey(msg); ok {
 		return cmd
 	}
-	if cmd, ok := m.completionKey(msg); ok {
+	if cmd, ok := m.input.CompletionKey(msg); ok {
 		return cmd
 	}
 	if cmd, ok := m.screenKey(msg); ok {
 		return cmd
 	}
-	if m.input.empty() {
+	if m.input.Empty() {
 		if cmd, ok := m.emptyInputKey(msg); ok {
 			return cmd
 		}
@@ -159,8 +160,8 @@ func (m *Model) cancel() {
 // send submits the input and saves what was sent to the prompt history.
 func (m *Model) send() tea.Cmd {
 	cmd := m.sendInput()
-	if e := m.input.takeUnsaved(); e != nil {
-		return tea.Batch(cmd, appendHistoryCmd(m.historyFile(), *e))
+	if e := m.input.TakeUnsaved(); e != nil {
+		return tea.Batch(cmd, editor.AppendHistoryCmd(m.historyFile(), *e))
 	}
 	return cmd
 }
@@ -169,34 +170,34 @@ func (m *Model) send() tea.Cmd {
 // shell; a prompt is sent with its mentioned files, or queued while a
 // task runs.
 func (m *Model) sendInput() tea.Cmd {
-	text := strings.TrimSpace(m.input.value())
+	text := strings.TrimSpace(m.input.Value())
 	switch {
 	case text == "":
 		return nil
 	case strings.HasPrefix(text, "!"):
-		_, line := m.input.take()
+		_, line := m.input.Take()
 		return m.startShell(strings.TrimPrefix(line, "!"))
 	case m.isSlash(text):
-		_, line := m.input.take()
+		_, line := m.input.Take()
 		return m.runSlash(line)
 	case m.session == nil:
 		m.errorCard("no provider is configured — see the steps above, or run `keel --demo`")
 		return nil
 	}
-	files, loading := m.input.attachments()
+	files, loading := m.input.Attachments()
 	if len(loading) > 0 { // sent once they are read (mentionRead)
-		m.input.sendWhenRead = true
+		m.input.SendWhenRead()
 		m.status.setHint("reading " + strings.Join(loading, ", ") + "… the prompt goes when it is read")
 		return nil
 	}
-	prompt, shown := m.input.take()
+	prompt, shown := m.input.Take()
 	return m.sendPrompt(shown, prompt, files)
 }
 
 func (m *Model) tabComplete() {
-	text, matches := m.completeSlash(m.input.value())
-	m.input.set(text)
-	m.input.showSlash(matches)
+	text, matches := m.completeSlash(m.input.Value())
+	m.input.Set(text)
+	m.input.ShowSlash(matches)
 }
 
 func (m *Model) togglePlan() {

@@ -18,8 +18,8 @@ func TestEnterSendsAndQueuesWhileRunning(t *testing.T) {
 	if cmd == nil || !m.running {
 		t.Fatal("enter should submit the prompt in a command and mark the task running")
 	}
-	if m.input.value() != "" {
-		t.Fatalf("input not cleared: %q", m.input.value())
+	if m.input.Value() != "" {
+		t.Fatalf("input not cleared: %q", m.input.Value())
 	}
 	typeText(m, "second task")
 	send(m, press("enter"))
@@ -43,7 +43,7 @@ func TestAltEnterInsertsNewline(t *testing.T) {
 	typeText(m, "a")
 	send(m, press("alt+enter"))
 	typeText(m, "b")
-	if got := m.input.value(); got != "a\nb" {
+	if got := m.input.Value(); got != "a\nb" {
 		t.Fatalf("value = %q, want a newline", got)
 	}
 	if m.running {
@@ -60,16 +60,16 @@ func TestHistoryUpDown(t *testing.T) {
 	}
 	typeText(m, "draft")
 	send(m, press("up"))
-	if m.input.value() != "two" {
-		t.Fatalf("up: %q", m.input.value())
+	if m.input.Value() != "two" {
+		t.Fatalf("up: %q", m.input.Value())
 	}
 	send(m, press("up"))
-	if m.input.value() != "one" {
-		t.Fatalf("up up: %q", m.input.value())
+	if m.input.Value() != "one" {
+		t.Fatalf("up up: %q", m.input.Value())
 	}
 	send(m, press("down"), press("down"))
-	if m.input.value() != "draft" {
-		t.Fatalf("down down should restore the draft: %q", m.input.value())
+	if m.input.Value() != "draft" {
+		t.Fatalf("down down should restore the draft: %q", m.input.Value())
 	}
 }
 
@@ -77,10 +77,10 @@ func TestLargePasteCollapsesButIsSentWhole(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	text := strings.Repeat("line\n", 239) + "line"
 	send(m, tea.PasteMsg{Content: text})
-	if got := m.input.value(); got != "[pasted 240 lines]" {
+	if got := m.input.Value(); got != "[pasted 240 lines]" {
 		t.Fatalf("box shows %q", got)
 	}
-	prompt, shown := m.input.take()
+	prompt, shown := m.input.Take()
 	if prompt != text || shown != "[pasted 240 lines]" {
 		t.Fatalf("prompt %d bytes, shown %q", len(prompt), shown)
 	}
@@ -127,12 +127,12 @@ func TestHelpKey(t *testing.T) {
 		t.Fatalf("? should show key help with the commands:\n%s", plain(m))
 	}
 	send(m, press("x"))
-	if m.help.open || m.input.value() != "" {
+	if m.help.open || m.input.Value() != "" {
 		t.Fatal("any key closes the help without typing")
 	}
 	typeText(m, "why")
 	send(m, press("?"))
-	if m.help.open || m.input.value() != "why?" {
+	if m.help.open || m.input.Value() != "why?" {
 		t.Fatal("? types once the input holds text")
 	}
 }

@@ -8,7 +8,7 @@ const (
 
 // layout sizes the children after a resize or a change of what is shown.
 func (m *Model) layout() {
-	m.input.setWidth(m.width)
+	m.input.SetWidth(m.width)
 }
 
 // tooSmall reports whether the screen is below the minimum size.
@@ -24,11 +24,11 @@ func (m *Model) foldedPlan() bool { return m.plan.visible() && m.width < wideLay
 // bottomHeight is the rows below the transcript: completions, folded plan,
 // the input (with its top rule) and the status bar.
 func (m *Model) bottomHeight() int {
-	h := 1 + 1 + m.input.height() // status bar, rule, input
+	h := 1 + 1 + m.input.Height() // status bar, rule, input
 	if m.foldedPlan() {
 		h++
 	}
-	h += m.input.popup.height()
+	h += m.input.CompletionHeight()
 	return h
 }
 

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/keel-dev/keel/agent/llmtest"
+	"github.com/keel-dev/keel/ui/editor"
 )
 
 // fakeWorkspace is a hand-written Workspace: a file list and contents.
@@ -17,7 +18,7 @@ type fakeWorkspace struct {
 	listed   int // how many times Files ran
 }
 
-var _ Workspace = (*fakeWorkspace)(nil)
+var _ editor.Workspace = (*fakeWorkspace)(nil)
 
 func (w *fakeWorkspace) Files(context.Context, int) ([]string, error) {
 	w.listed++
@@ -40,7 +41,7 @@ func newMentionModel(t *testing.T, w, h int) (*Model, *fakeWorkspace, *llmtest.S
 	ws := &fakeWorkspace{
 		files: []string{"README.md", "ui/model.go", "ui/model_test.go", "ui/modal.go", "logo.png", "big.log"},
 		contents: map[string]string{"README.md": "# keel\n", "ui/model.go": "package ui\n", "logo.png": "\x89PNG\x00",
-			"big.log": strings.Repeat("x", mentionCap+100)},
+			"big.log": strings.Repeat("x", 32<<10+100)},
 	}
 	m, srv := newLLMModel(t, w, h, Options{Workspace: ws})
 	return m, ws, srv
@@ -67,7 +68,7 @@ func feed(m *Model, cmd tea.Cmd) {
 		for _, c := range msg {
 			feed(m, c)
 		}
-	case filesMsg, mentionMsg, commandsMsg:
+	case editor.FilesMsg, editor.MentionMsg, commandsMsg:
 		m.Update(msg)
 	}
 }
@@ -85,7 +86,7 @@ func TestMentionAttachesTheFile(t *testing.T) {
 	}
 	pressRun(m, "down") // ui/model.go
 	pressRun(m, "tab")
-	if got := m.input.value(); got != "explain @ui/model.go " {
+	if got := m.input.Value(); got != "explain @ui/model.go " {
 		t.Fatalf("tab took %q", got)
 	}
 	if !strings.Contains(m.View().Content, m.st.Chip.Render("@ui/model.go")) {
@@ -116,10 +117,10 @@ func TestMentionRefusesBinaryAndCutsLargeFiles(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "not attached: logo.png is a binary file") {
 		t.Fatalf("binary file:\n%s", s)
 	}
-	if len(m.input.mentions) != 0 {
+	if strings.Contains(m.View().Content, m.st.Chip.Render("@logo.png")) {
 		t.Fatal("the binary file kept its chip")
 	}
-	m.input.set("")
+	m.input.Set("")
 	typeRun(m, "@big")
 	pressRun(m, "tab")
 	_, cmd := m.Update(press("enter"))
@@ -134,24 +135,24 @@ func TestMentionRefusesBinaryAndCutsLargeFiles(t *testing.T) {
 func TestMentionListClosesAndEscapes(t *testing.T) {
 	m, _, _ := newMentionModel(t, 100, 30)
 	typeRun(m, "@zzz")
-	if m.input.popup.isOpen() {
+	if m.input.Completing() {
 		t.Fatal("no match should show no list")
 	}
 	typeRun(m, " mail@x")
-	if m.input.popup.isOpen() {
+	if m.input.Completing() {
 		t.Fatal("an @ inside a word is no mention")
 	}
 	typeRun(m, " @")
-	if !m.input.popup.isOpen() {
+	if !m.input.Completing() {
 		t.Fatal("@ alone lists files")
 	}
 	pressRun(m, "esc")
-	if m.input.popup.isOpen() || m.running {
+	if m.input.Completing() || m.running {
 		t.Fatal("esc closes the list")
 	}
 	m2 := newTestModel(t, 80, 24) // no workspace: @ is text
 	typeRun(m2, "@x")
-	if m2.input.popup.isOpen() {
+	if m2.input.Completing() {
 		t.Fatal("without a workspace @ offers nothing")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/editor"
 	"github.com/keel-dev/keel/ui/keys"
 	"github.com/keel-dev/keel/ui/theme"
 	"github.com/keel-dev/keel/ui/transcript"
@@ -32,7 +33,7 @@ type Model struct {
 	tr      *transcript.Model // the conversation, and the round that is streaming
 	plan    planPanel
 	status  statusBar // the agent's state, and the retry countdown
-	input   input
+	input   editor.Model
 	dialogs dialogs
 	help    helpView
 	shell   shellRuns       // the user's !commands
@@ -60,24 +61,24 @@ func New(opts Options) *Model {
 		dark = *opts.Dark
 	}
 	st := theme.New(dark, opts.NoColor)
-	keys := keys.Default()
+	km := keys.Default()
 	m := &Model{
 		opts:    opts,
 		ctx:     context.Background(),
 		session: opts.Session,
 		st:      st,
-		keys:    keys,
+		keys:    km,
 		tr:      transcript.New(st),
 		plan:    newPlanPanel(opts.ContextWindow),
 		status:  newStatusBar(opts),
-		input:   newInput(st, keys, opts.Workspace),
-		dialogs: newDialogs(keys),
+		input:   editor.New(st, km, opts.Workspace),
+		dialogs: newDialogs(km),
 		now:     time.Now,
 		width:   opts.Width,
 		height:  opts.Height,
 	}
 	if opts.Demo {
-		m.input.setPlaceholder("Type anything and press Enter: the demo model fixes a failing test in about a minute")
+		m.input.SetPlaceholder("Type anything and press Enter: the demo model fixes a failing test in about a minute")
 	}
 	for _, line := range opts.Banner {
 		m.notice(line)
@@ -93,7 +94,7 @@ func New(opts Options) *Model {
 // Init starts draining the session's events and the bridge's questions.
 func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.drain(), tea.RequestBackgroundColor, loadCommandsCmd(m.opts.Commands), waitNotice(m.opts.LateNotices),
-		loadHistoryCmd(m.historyFile()), m.afterFirstFrame())
+		editor.LoadHistoryCmd(m.historyFile()), m.afterFirstFrame())
 }
 
 // ResumeRequested is the session the user asked to resume ("" if none).
@@ -171,23 +172,22 @@ func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
 // files, a mentioned file, a !command's outcome, the custom commands.
 func (m *Model) handleInput(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case filesMsg:
-		m.noticeIf(m.input.filesLoaded(msg))
-	case mentionMsg:
-		m.noticeIf(m.input.mentionRead(msg))
-		if m.input.sendWhenRead && !m.input.reading() {
-			m.input.sendWhenRead = false
+	case editor.FilesMsg:
+		m.noticeIf(m.input.FilesLoaded(msg))
+	case editor.MentionMsg:
+		line, send := m.input.MentionRead(msg)
+		m.noticeIf(line)
+		if send {
 			return m.send()
 		}
 	case shellDoneMsg:
 		m.shellDone(msg)
 	case commandsMsg:
 		m.setCustom(msg)
-	case historyMsg:
-		m.input.loadHistory(msg.entries)
-		m.historyFailed(msg.err)
-	case historySavedMsg:
-		m.historyFailed(msg.err)
+	case editor.HistoryMsg:
+		m.historyFailed(m.input.HistoryLoaded(msg))
+	case editor.HistorySavedMsg:
+		m.historyFailed(msg.Err)
 	case firstFrameMsg:
 		return m.loadResumedRest()
 	case resumedRestMsg:
@@ -211,7 +211,7 @@ func (m *Model) setDark(dark bool) {
 	}
 	m.st = theme.New(dark, m.opts.NoColor)
 	m.ruleW = 0
-	m.input.restyle(m.st)
+	m.input.Restyle(m.st)
 	m.tr.Restyle(m.st)
 	m.layout()
 }

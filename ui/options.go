@@ -7,6 +7,7 @@ import (
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/ui/editor"
 )
 
 // Options configure the UI. Only cmd/keel fills them.
@@ -57,7 +58,7 @@ type Options struct {
 
 	// Workspace offers files after @ and reads the one chosen; nil
 	// turns @ completion off.
-	Workspace Workspace
+	Workspace editor.Workspace
 	// Shell runs !commands through the session's policy; nil says they
 	// are not available.
 	Shell *Shell

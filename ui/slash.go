@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/ui/editor"
 )
 
 // slashCommand is one /command: its name, what it takes and does.
@@ -43,16 +44,16 @@ func builtinSlash(name string) bool {
 
 // slashMatches lists the commands starting with prefix, built-in ones
 // first, then the custom ones, each with its description.
-func (m *Model) slashMatches(prefix string) []completionItem {
-	var out []completionItem
+func (m *Model) slashMatches(prefix string) []editor.Item {
+	var out []editor.Item
 	for _, c := range slashCommands {
 		if strings.HasPrefix(c.name, prefix) {
-			out = append(out, completionItem{value: c.name, desc: c.desc})
+			out = append(out, editor.Item{Value: c.name, Desc: c.desc})
 		}
 	}
 	for _, c := range m.custom {
 		if strings.HasPrefix(c.name, prefix) {
-			out = append(out, completionItem{value: c.name, desc: c.desc})
+			out = append(out, editor.Item{Value: c.name, Desc: c.desc})
 		}
 	}
 	return out
@@ -60,7 +61,7 @@ func (m *Model) slashMatches(prefix string) []completionItem {
 
 // completeSlash extends a partial /command to the longest common prefix
 // of its matches (and a space when only one matches).
-func (m *Model) completeSlash(text string) (string, []completionItem) {
+func (m *Model) completeSlash(text string) (string, []editor.Item) {
 	if !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n") {
 		return text, nil
 	}
@@ -69,11 +70,11 @@ func (m *Model) completeSlash(text string) (string, []completionItem) {
 	case 0:
 		return text, nil
 	case 1:
-		return ms[0].value + " ", ms
+		return ms[0].Value + " ", ms
 	}
-	p := ms[0].value
+	p := ms[0].Value
 	for _, s := range ms[1:] {
-		for !strings.HasPrefix(s.value, p) {
+		for !strings.HasPrefix(s.Value, p) {
 			p = p[:len(p)-1]
 		}
 	}
@@ -102,7 +103,7 @@ func (m *Model) runSlash(line string) tea.Cmd {
 		}
 	}
 	if ms := m.slashMatches(name); len(ms) == 1 {
-		return m.runSlash(ms[0].value + " " + arg)
+		return m.runSlash(ms[0].Value + " " + arg)
 	}
 	m.notice(fmt.Sprintf("unknown command %s — type / and Tab to see the commands", name))
 	return nil

@@ -83,13 +83,13 @@ func TestCostAndStatusAreListed(t *testing.T) {
 		t.Fatalf("? lacks /cost or /status:\n%s", s)
 	}
 	send(m, press("x"))
-	m.input.set("")
+	m.input.Set("")
 	typeText(m, "/st")
 	send(m, press("tab"))
-	if got := m.input.value(); got != "/status " {
+	if got := m.input.Value(); got != "/status " {
 		t.Fatalf("tab completes /st to %q", got)
 	}
-	m.input.set("")
+	m.input.Set("")
 	typeText(m, "/co")
 	send(m, press("tab"))
 	if s := plain(m); !strings.Contains(s, "/cost") || !strings.Contains(s, "/compact") {

@@ -129,20 +129,20 @@ func TestTabCompletion(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	typeText(m, "/ca")
 	send(m, press("tab"))
-	if m.input.value() != "/cadence " {
-		t.Fatalf("tab: %q", m.input.value())
+	if m.input.Value() != "/cadence " {
+		t.Fatalf("tab: %q", m.input.Value())
 	}
-	m.input.set("/c")
+	m.input.Set("/c")
 	send(m, press("tab"))
 	for _, row := range []string{"› /compact  summarise older rounds", "  /cadence  checkpoint every N", "  /clear    clear the screen"} {
-		if m.input.value() != "/c" || !strings.Contains(plain(m), row) {
+		if m.input.Value() != "/c" || !strings.Contains(plain(m), row) {
 			t.Fatalf("ambiguous tab should list the matches with their descriptions:\n%s", plain(m))
 		}
 	}
-	m.input.set("/u")
+	m.input.Set("/u")
 	send(m, press("tab"))
-	if m.input.value() != "/undo " {
-		t.Fatalf("tab: %q", m.input.value())
+	if m.input.Value() != "/undo " {
+		t.Fatalf("tab: %q", m.input.Value())
 	}
 }
 

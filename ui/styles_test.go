@@ -13,10 +13,9 @@ func TestNoColorDrawsNoColours(t *testing.T) {
 		if build == nil {
 			continue
 		}
-		m := newTestModel(t, 160, 48)
-		opts := m.opts
+		opts := scenarioOptions[name]
 		opts.NoColor = true
-		m = New(opts)
+		m := newTestModelWith(t, 160, 48, opts)
 		build(t, m)
 		if loc := colourSGR.FindStringIndex(m.View().Content); loc != nil {
 			got := m.View().Content

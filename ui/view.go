@@ -91,11 +91,11 @@ func (m *Model) mainView() string {
 // bottomView is the rows under the transcript.
 func (m *Model) bottomView() string {
 	var rows []string
-	rows = append(rows, m.input.popup.rows(m.st, m.width)...)
+	rows = append(rows, m.input.CompletionRows(m.width)...)
 	if m.foldedPlan() {
 		rows = append(rows, m.plan.summary(m.st, m.spinner(), m.width))
 	}
-	rows = append(rows, m.rule(), m.input.view())
+	rows = append(rows, m.rule(), m.input.View())
 	rows = append(rows, m.status.view(m.st, m.spinner(), m.width))
 	return strings.Join(rows, "\n")
 }

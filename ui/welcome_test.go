@@ -71,7 +71,7 @@ func TestWelcomeKeys(t *testing.T) {
 			if m.help.open != tt.help {
 				t.Fatalf("help open = %v, want %v", m.help.open, tt.help)
 			}
-			if v := m.input.value(); v != "" {
+			if v := m.input.Value(); v != "" {
 				t.Fatalf("the hidden input took %q", v)
 			}
 			if m.DemoRequested() {

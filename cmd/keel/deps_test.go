@@ -46,6 +46,8 @@ var importRules = []struct {
 	{pkg: module + "/ui/markdown", forbidden: []string{module + "/", cobraPkg}},
 	{pkg: module + "/ui/attach", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
 	{pkg: module + "/ui/transcript", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
+	{pkg: module + "/ui/textedit", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
+	{pkg: module + "/ui/editor", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
 	{pkg: module + "/cmd/keel/headless", forbidden: append([]string{module + "/ui", module + "/agent/llmtest", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/agent/recall", forbidden: append([]string{module + "/ui", module + "/cmd", module + "/config", cobraPkg}, charmPrefixes...), exact: []string{module + "/agent"}},
 	{pkg: module + "/tools/mcp", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config", module + "/cmd", cobraPkg}, charmPrefixes...)},

@@ -16,6 +16,7 @@ import (
 	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/tools/sandbox"
 	"github.com/keel-dev/keel/ui"
+	"github.com/keel-dev/keel/ui/editor"
 )
 
 // runTUI starts the terminal UI, and starts it again on the session the
@@ -72,7 +73,7 @@ func (a *app) uiOptions(b *builtSession, bridge *ui.Bridge) ui.Options {
 		ProviderLabel: prov.Name, Model: prov.Model, ContextWindow: prov.ContextWindow,
 		Cadence: b.cfg.ReflectionCadence, Mouse: b.cfg.UI.Mouse, Demo: a.flags.demo,
 		Notices:   append(slices.Clone(a.warnings), b.notices...),
-		Workspace: b.ws, Shell: shellFor(b), Commands: commandDirs(b.root), HistoryFile: ui.HistoryFile(nil, b.root),
+		Workspace: b.ws, Shell: shellFor(b), Commands: commandDirs(b.root), HistoryFile: editor.HistoryFile(nil, b.root),
 	}
 	opts.Status = statusInfo(b, prov)
 	opts.Banner = startBanner(b.env, prov.Name+"/"+prov.Model, os.Getenv("HOME"))

@@ -1,8 +1,10 @@
-package ui
+package editor
 
 import (
 	"strconv"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/keel-dev/keel/ui/common"
 	"github.com/keel-dev/keel/ui/theme"
@@ -20,15 +22,15 @@ const (
 	completeFile                 // an @file mention (while typing it)
 )
 
-// completionItem is one choice: what it inserts and a short description.
-type completionItem struct{ value, desc string }
+// Item is one choice: what it inserts and a short description.
+type Item struct{ Value, Desc string }
 
 // completion is the list under the input: its items, the selected one,
 // and what they complete. It owns nothing else; the input acts on a
 // choice.
 type completion struct {
 	kind  completionKind
-	items []completionItem
+	items []Item
 	sel   int
 }
 
@@ -37,7 +39,7 @@ func (c *completion) isOpen() bool { return c.kind != completeNone && len(c.item
 
 // show replaces the list (keeping the selection in range); no items
 // close it.
-func (c *completion) show(kind completionKind, items []completionItem) {
+func (c *completion) show(kind completionKind, items []Item) {
 	if len(items) == 0 {
 		c.close()
 		return
@@ -55,7 +57,7 @@ func (c *completion) move(d int) {
 	}
 }
 
-func (c *completion) selected() completionItem { return c.items[c.sel] }
+func (c *completion) selected() Item { return c.items[c.sel] }
 
 // height is the rows the list takes.
 func (c *completion) height() int {
@@ -72,7 +74,7 @@ func (c *completion) rows(st theme.Styles, width int) []string {
 	top := min(max(c.sel-n+1, 0), len(c.items)-n)
 	labelW := 0
 	for _, it := range c.items[top : top+n] {
-		labelW = max(labelW, ansi.StringWidth(it.value))
+		labelW = max(labelW, ansi.StringWidth(it.Value))
 	}
 	labelW = min(labelW, max(width/2, 12))
 	out := make([]string, 0, n)
@@ -82,9 +84,9 @@ func (c *completion) rows(st theme.Styles, width int) []string {
 		if i == c.sel {
 			mark, style = st.Selected.Render("›")+" ", st.Accent
 		}
-		line := mark + style.Render(common.Fit(ansi.Truncate(it.value, labelW, "…"), labelW))
-		if it.desc != "" {
-			line += "  " + st.Dim.Render(it.desc)
+		line := mark + style.Render(common.Fit(ansi.Truncate(it.Value, labelW, "…"), labelW))
+		if it.Desc != "" {
+			line += "  " + st.Dim.Render(it.Desc)
 		}
 		if more := len(c.items) - (top + n); i == top+n-1 && more > 0 {
 			line += st.Dim.Render("  (+" + strconv.Itoa(more) + " more)")
@@ -93,3 +95,45 @@ func (c *completion) rows(st theme.Styles, width int) []string {
 	}
 	return out
 }
+
+// Completing reports whether a list of completions shows under the box.
+func (in *Model) Completing() bool { return in.popup.isOpen() }
+
+// CompletionKey handles a key while the completion list shows: move,
+// take the choice (a file's text is read in the returned command) or
+// close the list. It reports whether the key was one of those.
+func (in *Model) CompletionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if !in.popup.isOpen() {
+		return nil, false
+	}
+	k := in.keys.Completion
+	switch {
+	case key.Matches(msg, k.Prev):
+		in.popup.move(-1)
+	case key.Matches(msg, k.Next):
+		in.popup.move(1)
+	case key.Matches(msg, k.Accept):
+		return in.accept(), true
+	case key.Matches(msg, k.Dismiss):
+		in.popup.close()
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// ShowSlash lists matching /commands under the box; fewer than two close
+// the list.
+func (in *Model) ShowSlash(items []Item) {
+	if len(items) > 1 {
+		in.popup.show(completeSlash, items)
+	} else {
+		in.popup.close()
+	}
+}
+
+// CompletionHeight is the rows the completion list takes.
+func (in *Model) CompletionHeight() int { return in.popup.height() }
+
+// CompletionRows draws the completion list for width columns.
+func (in *Model) CompletionRows(width int) []string { return in.popup.rows(in.st, width) }

@@ -1,4 +1,11 @@
-package ui
+// Package textedit is a small multi-line text editor widget: the prompt
+// box's text and a dialog's reason line. The text is kept as lines of
+// runes with a cursor; the view soft-wraps each line to the width, draws
+// the cursor as a reversed cell and chosen text (@file mentions) as chips.
+// Every key it answers to is a binding of keys.EditKeys. (bubbles'
+// textarea and textinput import github.com/atotto/clipboard, which this
+// module does not require.)
+package textedit
 
 import (
 	"strings"
@@ -10,13 +17,8 @@ import (
 	"github.com/keel-dev/keel/ui/keys"
 )
 
-// editor is a small multi-line text editor: the prompt box and the
-// dialog's reason line. (bubbles' textarea and textinput import
-// github.com/atotto/clipboard, which this module does not require.)
-//
-// The text is kept as lines of runes with a cursor; rendering soft-wraps
-// each line to the width and draws the cursor as a reversed cell.
-type editor struct {
+// Model is the editor's text, cursor and look.
+type Model struct {
 	lines       [][]rune
 	row, col    int
 	width       int
@@ -30,12 +32,26 @@ type editor struct {
 	chipStyle   common.Styler // how chips are drawn
 }
 
-func newEditor(prompt string, maxRows int, multiline bool, keys keys.EditKeys) editor {
-	return editor{lines: [][]rune{nil}, prompt: prompt, maxRows: maxRows, multiline: multiline, focused: true, width: 40, keys: keys}
+// New is an empty editor: prompt is drawn before its first row, it grows
+// up to maxRows rows, and only a multiline one takes a new line (a paste's
+// line ends become spaces in the others).
+func New(prompt string, maxRows int, multiline bool, keys keys.EditKeys) Model {
+	return Model{lines: [][]rune{nil}, prompt: prompt, maxRows: maxRows, multiline: multiline, focused: true, width: 40, keys: keys}
+}
+
+// SetWidth sets the columns the editor is drawn in.
+func (e *Model) SetWidth(w int) { e.width = w }
+
+// SetPlaceholder sets the hint shown while the editor is empty.
+func (e *Model) SetPlaceholder(s string) { e.placeholder = s }
+
+// SetChips sets the text drawn as chips, in style.
+func (e *Model) SetChips(chips []string, style common.Styler) {
+	e.chips, e.chipStyle = chips, style
 }
 
 // Value is the text.
-func (e *editor) Value() string {
+func (e *Model) Value() string {
 	parts := make([]string, len(e.lines))
 	for i, l := range e.lines {
 		parts[i] = string(l)
@@ -44,7 +60,7 @@ func (e *editor) Value() string {
 }
 
 // SetValue replaces the text and puts the cursor at its end.
-func (e *editor) SetValue(s string) {
+func (e *Model) SetValue(s string) {
 	e.lines = e.lines[:0]
 	for _, l := range strings.Split(s, "\n") {
 		e.lines = append(e.lines, []rune(l))
@@ -54,15 +70,17 @@ func (e *editor) SetValue(s string) {
 }
 
 // Reset empties the editor.
-func (e *editor) Reset() { e.SetValue("") }
+func (e *Model) Reset() { e.SetValue("") }
 
-// Line is the cursor's row; LineCount the number of rows of text.
-func (e *editor) Line() int      { return e.row }
-func (e *editor) LineCount() int { return len(e.lines) }
+// Line is the cursor's row.
+func (e *Model) Line() int { return e.row }
 
-// normalizeNewlines turns CRLF and lone CR line ends into LF: terminals
+// LineCount is the number of rows of text.
+func (e *Model) LineCount() int { return len(e.lines) }
+
+// NormalizeNewlines turns CRLF and lone CR line ends into LF: terminals
 // paste lines with any of the three (tmux's paste-buffer -p sends CR).
-func normalizeNewlines(s string) string {
+func NormalizeNewlines(s string) string {
 	if !strings.ContainsRune(s, '\r') {
 		return s
 	}
@@ -71,8 +89,8 @@ func normalizeNewlines(s string) string {
 
 // InsertString inserts s at the cursor (newlines, of any convention,
 // split lines).
-func (e *editor) InsertString(s string) {
-	s = normalizeNewlines(s)
+func (e *Model) InsertString(s string) {
+	s = NormalizeNewlines(s)
 	for i, part := range strings.Split(s, "\n") {
 		if i > 0 {
 			e.newline()
@@ -88,14 +106,14 @@ func (e *editor) InsertString(s string) {
 	}
 }
 
-func (e *editor) insertRune(r rune) {
+func (e *Model) insertRune(r rune) {
 	l := e.lines[e.row]
 	l = append(l[:e.col], append([]rune{r}, l[e.col:]...)...)
 	e.lines[e.row] = l
 	e.col++
 }
 
-func (e *editor) newline() {
+func (e *Model) newline() {
 	l := e.lines[e.row]
 	rest := append([]rune(nil), l[e.col:]...)
 	e.lines[e.row] = l[:e.col]
@@ -104,10 +122,10 @@ func (e *editor) newline() {
 }
 
 // Update handles a key or a paste.
-func (e *editor) Update(msg tea.Msg) {
+func (e *Model) Update(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
-		text := normalizeNewlines(msg.Content)
+		text := NormalizeNewlines(msg.Content)
 		if !e.multiline {
 			text = strings.ReplaceAll(text, "\n", " ")
 		}
@@ -120,7 +138,7 @@ func (e *editor) Update(msg tea.Msg) {
 }
 
 // edit applies an editing key; it reports whether msg was one.
-func (e *editor) edit(msg tea.KeyPressMsg) bool {
+func (e *Model) edit(msg tea.KeyPressMsg) bool {
 	k := e.keys
 	for _, a := range []struct {
 		b  key.Binding
@@ -149,13 +167,13 @@ func (e *editor) edit(msg tea.KeyPressMsg) bool {
 	return false
 }
 
-func (e *editor) newlineIfMultiline() {
+func (e *Model) newlineIfMultiline() {
 	if e.multiline {
 		e.newline()
 	}
 }
 
-func (e *editor) backspace() {
+func (e *Model) backspace() {
 	switch {
 	case e.col > 0:
 		l := e.lines[e.row]
@@ -170,7 +188,7 @@ func (e *editor) backspace() {
 	}
 }
 
-func (e *editor) deleteForward() {
+func (e *Model) deleteForward() {
 	l := e.lines[e.row]
 	switch {
 	case e.col < len(l):
@@ -181,7 +199,7 @@ func (e *editor) deleteForward() {
 	}
 }
 
-func (e *editor) left() {
+func (e *Model) left() {
 	switch {
 	case e.col > 0:
 		e.col--
@@ -191,7 +209,7 @@ func (e *editor) left() {
 	}
 }
 
-func (e *editor) right() {
+func (e *Model) right() {
 	switch {
 	case e.col < len(e.lines[e.row]):
 		e.col++
@@ -200,7 +218,7 @@ func (e *editor) right() {
 	}
 }
 
-func (e *editor) vertical(d int) {
+func (e *Model) vertical(d int) {
 	r := e.row + d
 	if r < 0 || r >= len(e.lines) {
 		return
@@ -208,7 +226,7 @@ func (e *editor) vertical(d int) {
 	e.row, e.col = r, min(e.col, len(e.lines[r]))
 }
 
-func (e *editor) deleteWord() {
+func (e *Model) deleteWord() {
 	start := e.col
 	e.wordLeft()
 	if e.row < len(e.lines) {
@@ -219,7 +237,7 @@ func (e *editor) deleteWord() {
 	}
 }
 
-func (e *editor) wordLeft() {
+func (e *Model) wordLeft() {
 	l := e.lines[e.row]
 	for e.col > 0 && unicode.IsSpace(l[e.col-1]) {
 		e.col--
@@ -229,7 +247,7 @@ func (e *editor) wordLeft() {
 	}
 }
 
-func (e *editor) wordRight() {
+func (e *Model) wordRight() {
 	l := e.lines[e.row]
 	for e.col < len(l) && unicode.IsSpace(l[e.col]) {
 		e.col++
@@ -239,9 +257,9 @@ func (e *editor) wordRight() {
 	}
 }
 
-// wordBeforeCursor is the text between the last space before the cursor
+// WordBeforeCursor is the text between the last space before the cursor
 // (or the start of the line) and the cursor.
-func (e *editor) wordBeforeCursor() string {
+func (e *Model) WordBeforeCursor() string {
 	l := e.lines[e.row][:e.col]
 	i := len(l)
 	for i > 0 && !unicode.IsSpace(l[i-1]) {
@@ -250,8 +268,8 @@ func (e *editor) wordBeforeCursor() string {
 	return string(l[i:])
 }
 
-// replaceBeforeCursor replaces the n runes before the cursor with s.
-func (e *editor) replaceBeforeCursor(n int, s string) {
+// ReplaceBeforeCursor replaces the n runes before the cursor with s.
+func (e *Model) ReplaceBeforeCursor(n int, s string) {
 	l := e.lines[e.row]
 	n = min(n, e.col)
 	e.lines[e.row] = append(l[:e.col-n:e.col-n], l[e.col:]...)

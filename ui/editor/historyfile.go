@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"bufio"
@@ -29,9 +29,9 @@ const maxHistory = 1000
 // one is left out of the file, not cut.
 const maxHistoryEntry = 64 << 10
 
-// historyEntry is one prompt as the box showed it, with the text of the
+// HistoryEntry is one prompt as the box showed it, with the text of the
 // pastes its placeholders stand for.
-type historyEntry struct {
+type HistoryEntry struct {
 	Text   string  `json:"text"`
 	Pastes []paste `json:"pastes,omitempty"`
 }
@@ -73,30 +73,39 @@ func HistoryFile(getenv func(string) string, workspace string) string {
 	return filepath.Join(dir, "keel", "history", hex.EncodeToString(sum[:8])+".jsonl")
 }
 
-// historyMsg carries the history read at start; err is said once.
-type historyMsg struct {
-	entries []historyEntry
+// HistoryMsg carries the history read at start (the root model passes it
+// to HistoryLoaded).
+type HistoryMsg struct {
+	entries []HistoryEntry
 	err     error
 }
 
-// historySavedMsg reports an append that failed (nil err: nothing to say).
-type historySavedMsg struct{ err error }
+// HistoryLoaded puts the prompts read at start before this run's; the
+// error, when the file could not be read, is for the user (once).
+func (in *Model) HistoryLoaded(msg HistoryMsg) error {
+	in.LoadHistory(msg.entries)
+	return msg.err
+}
 
-// loadHistoryCmd reads a history file; a missing file is an empty
+// HistorySavedMsg reports an append: Err is nil, or why the prompt could
+// not be kept.
+type HistorySavedMsg struct{ Err error }
+
+// LoadHistoryCmd reads a history file; a missing file is an empty
 // history. path "" reads nothing.
-func loadHistoryCmd(path string) tea.Cmd {
+func LoadHistoryCmd(path string) tea.Cmd {
 	if path == "" {
 		return nil
 	}
 	return func() tea.Msg {
 		entries, err := readHistory(path)
-		return historyMsg{entries: entries, err: err}
+		return HistoryMsg{entries: entries, err: err}
 	}
 }
 
 // readHistory reads the newest maxHistory entries of a file, skipping
 // lines that do not parse, and trims the file when it grew too long.
-func readHistory(path string) ([]historyEntry, error) {
+func readHistory(path string) ([]HistoryEntry, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -104,13 +113,13 @@ func readHistory(path string) ([]historyEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the prompt history: %w", err)
 	}
-	var entries []historyEntry
+	var entries []HistoryEntry
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 2*maxHistoryEntry)
 	lines := 0
 	for sc.Scan() {
 		lines++
-		var e historyEntry
+		var e HistoryEntry
 		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Text != "" {
 			entries = append(entries, e)
 		}
@@ -126,7 +135,7 @@ func readHistory(path string) ([]historyEntry, error) {
 
 // rewriteHistory replaces the file with entries, through a temporary
 // file renamed over it, so a reader never sees half a file.
-func rewriteHistory(path string, entries []historyEntry) error {
+func rewriteHistory(path string, entries []HistoryEntry) error {
 	var buf bytes.Buffer
 	for _, e := range entries {
 		line, err := json.Marshal(e)
@@ -145,18 +154,18 @@ func rewriteHistory(path string, entries []historyEntry) error {
 	return nil
 }
 
-// appendHistoryCmd appends one entry to the file (created private, in a
+// AppendHistoryCmd appends one entry to the file (created private, in a
 // private directory). path "" saves nothing.
-func appendHistoryCmd(path string, e historyEntry) tea.Cmd {
+func AppendHistoryCmd(path string, e HistoryEntry) tea.Cmd {
 	if path == "" {
 		return nil
 	}
 	return func() tea.Msg {
-		return historySavedMsg{err: appendHistory(path, e)}
+		return HistorySavedMsg{Err: appendHistory(path, e)}
 	}
 }
 
-func appendHistory(path string, e historyEntry) error {
+func appendHistory(path string, e HistoryEntry) error {
 	line, err := json.Marshal(e)
 	if err != nil || len(line) > maxHistoryEntry {
 		return err // too large to keep: left out, nothing to report

@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"context"
@@ -44,14 +44,16 @@ type fileIndex struct {
 	failed  bool // the last listing failed (said once)
 }
 
-// filesMsg carries a listing of the workspace's files.
-type filesMsg struct {
+// FilesMsg carries a listing of the workspace's files (the root model
+// passes it to FilesLoaded).
+type FilesMsg struct {
 	files []string
 	err   error
 }
 
-// mentionMsg carries a mentioned file's text, or why it is not attached.
-type mentionMsg struct {
+// MentionMsg carries a mentioned file's text, or why it is not attached
+// (the root model passes it to MentionRead).
+type MentionMsg struct {
 	path string
 	text string
 	size int64
@@ -62,7 +64,7 @@ type mentionMsg struct {
 func listFiles(ws Workspace) tea.Cmd {
 	return func() tea.Msg {
 		files, err := ws.Files(context.Background(), maxListedFiles)
-		return filesMsg{files: files, err: err}
+		return FilesMsg{files: files, err: err}
 	}
 }
 
@@ -70,6 +72,6 @@ func listFiles(ws Workspace) tea.Cmd {
 func readMention(ws Workspace, path string) tea.Cmd {
 	return func() tea.Msg {
 		text, size, err := ws.ReadMention(path, mentionCap)
-		return mentionMsg{path: path, text: text, size: size, err: err}
+		return MentionMsg{path: path, text: text, size: size, err: err}
 	}
 }

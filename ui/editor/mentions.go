@@ -1,4 +1,4 @@
-package ui
+package editor
 
 import (
 	"strings"
@@ -12,8 +12,8 @@ import (
 // in a word starting with @, the list offers the workspace's files that
 // match the rest of it. A new @ lists the files again (in a command); the
 // list shows the last listing meanwhile.
-func (in *input) afterEdit() tea.Cmd {
-	word := in.ta.wordBeforeCursor()
+func (in *Model) afterEdit() tea.Cmd {
+	word := in.ta.WordBeforeCursor()
 	if in.ws == nil || !strings.HasPrefix(word, "@") {
 		in.inMention = false
 		if in.popup.kind == completeFile {
@@ -32,18 +32,18 @@ func (in *input) afterEdit() tea.Cmd {
 }
 
 // showFiles lists the files matching query, best first.
-func (in *input) showFiles(query string) {
+func (in *Model) showFiles(query string) {
 	ranked := rankFiles(query, in.files.files, maxFileCompletions)
-	items := make([]completionItem, len(ranked))
+	items := make([]Item, len(ranked))
 	for i, p := range ranked {
-		items[i] = completionItem{value: p}
+		items[i] = Item{Value: p}
 	}
 	in.popup.show(completeFile, items)
 }
 
-// filesLoaded takes a listing; it returns a line for the transcript when
+// FilesLoaded takes a listing; it returns a line for the transcript when
 // listing failed (once until one succeeds).
-func (in *input) filesLoaded(msg filesMsg) string {
+func (in *Model) FilesLoaded(msg FilesMsg) string {
 	in.files.loading = false
 	if msg.err != nil {
 		if in.files.failed {
@@ -54,7 +54,7 @@ func (in *input) filesLoaded(msg filesMsg) string {
 	}
 	in.files.files, in.files.failed = msg.files, false
 	if in.inMention {
-		if word := in.ta.wordBeforeCursor(); strings.HasPrefix(word, "@") {
+		if word := in.ta.WordBeforeCursor(); strings.HasPrefix(word, "@") {
 			in.showFiles(word[1:])
 		}
 	}
@@ -63,26 +63,26 @@ func (in *input) filesLoaded(msg filesMsg) string {
 
 // accept takes the selected completion: a /command is completed, a file
 // becomes a chip whose text is read in the returned command.
-func (in *input) accept() tea.Cmd {
+func (in *Model) accept() tea.Cmd {
 	it := in.popup.selected()
 	kind := in.popup.kind
 	in.popup.close()
 	if kind == completeSlash {
-		in.set(it.value + " ")
+		in.Set(it.Value + " ")
 		return nil
 	}
-	word := in.ta.wordBeforeCursor()
-	in.ta.replaceBeforeCursor(len([]rune(word)), "@"+it.value+" ")
+	word := in.ta.WordBeforeCursor()
+	in.ta.ReplaceBeforeCursor(len([]rune(word)), "@"+it.Value+" ")
 	in.inMention = false
-	if in.hasMention(it.value) {
+	if in.hasMention(it.Value) {
 		return nil
 	}
-	in.mentions = append(in.mentions, mention{File: attach.File{Path: it.value}})
+	in.mentions = append(in.mentions, mention{File: attach.File{Path: it.Value}})
 	in.syncChips()
-	return readMention(in.ws, it.value)
+	return readMention(in.ws, it.Value)
 }
 
-func (in *input) hasMention(path string) bool {
+func (in *Model) hasMention(path string) bool {
 	for _, m := range in.mentions {
 		if m.Path == path {
 			return true
@@ -91,10 +91,20 @@ func (in *input) hasMention(path string) bool {
 	return false
 }
 
-// mentionRead takes a mentioned file's text; a file that cannot be
+// MentionRead takes a mentioned file's text; a file that cannot be
 // attached (binary, outside the workspace) loses its chip, and the
-// returned line says why.
-func (in *input) mentionRead(msg mentionMsg) string {
+// returned line says why. send reports that Enter came while files were
+// read and the last has arrived: the prompt goes now.
+func (in *Model) MentionRead(msg MentionMsg) (line string, send bool) {
+	line = in.mentionRead(msg)
+	if in.sendWhenRead && !in.reading() {
+		in.sendWhenRead = false
+		return line, true
+	}
+	return line, false
+}
+
+func (in *Model) mentionRead(msg MentionMsg) string {
 	for i := range in.mentions {
 		m := &in.mentions[i]
 		if m.Path != msg.path || m.loaded {
@@ -111,9 +121,9 @@ func (in *input) mentionRead(msg mentionMsg) string {
 	return "" // the prompt was sent or cleared meanwhile
 }
 
-// attachments are the mentions whose chip is still in the text and whose
+// Attachments are the mentions whose chip is still in the text and whose
 // file was read; a chip still loading is reported by name.
-func (in *input) attachments() (ready []attach.File, loading []string) {
+func (in *Model) Attachments() (ready []attach.File, loading []string) {
 	text := in.ta.Value()
 	for _, m := range in.mentions {
 		switch {
@@ -127,8 +137,12 @@ func (in *input) attachments() (ready []attach.File, loading []string) {
 	return ready, loading
 }
 
+// SendWhenRead asks for the prompt to go once its files are read
+// (MentionRead says when); editing the box again cancels it.
+func (in *Model) SendWhenRead() { in.sendWhenRead = true }
+
 // reading reports whether a mention's file is still being read.
-func (in *input) reading() bool {
+func (in *Model) reading() bool {
 	for _, m := range in.mentions {
 		if !m.loaded {
 			return true
@@ -137,16 +151,17 @@ func (in *input) reading() bool {
 	return false
 }
 
-func (in *input) clearMentions() {
+func (in *Model) clearMentions() {
 	in.mentions, in.inMention, in.sendWhenRead = nil, false, false
 	in.popup.close()
 	in.syncChips()
 }
 
 // syncChips tells the editor which text to draw as chips.
-func (in *input) syncChips() {
-	in.ta.chips = in.ta.chips[:0]
+func (in *Model) syncChips() {
+	chips := make([]string, 0, len(in.mentions))
 	for _, m := range in.mentions {
-		in.ta.chips = append(in.ta.chips, m.Chip())
+		chips = append(chips, m.Chip())
 	}
+	in.ta.SetChips(chips, in.st.Chip)
 }

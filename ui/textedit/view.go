@@ -1,4 +1,4 @@
-package ui
+package textedit
 
 import (
 	"strings"
@@ -9,7 +9,7 @@ import (
 
 // rows soft-wraps the text to the width (after the prompt) and returns the
 // rows and the row the cursor is on.
-func (e *editor) rows() ([]string, int) {
+func (e *Model) rows() ([]string, int) {
 	w := max(e.width-ansi.StringWidth(e.prompt), 2)
 	var rows []string
 	cursorRow := 0
@@ -37,7 +37,7 @@ func (e *editor) rows() ([]string, int) {
 // draw renders one wrapped row of line i that starts at rune offset off,
 // with the cursor reversed when it falls in this row and chips styled
 // (chip marks line i's chip runes).
-func (e *editor) draw(i int, runes []rune, firstRow bool, off int, chip []bool) string {
+func (e *Model) draw(i int, runes []rune, firstRow bool, off int, chip []bool) string {
 	var b strings.Builder
 	if firstRow && i == 0 {
 		b.WriteString(e.prompt)
@@ -68,7 +68,7 @@ func (e *editor) draw(i int, runes []rune, firstRow bool, off int, chip []bool) 
 }
 
 // chipMask marks the runes of line that belong to a chip.
-func (e *editor) chipMask(line []rune) []bool {
+func (e *Model) chipMask(line []rune) []bool {
 	if len(e.chips) == 0 || e.chipStyle == nil {
 		return nil
 	}
@@ -91,14 +91,14 @@ func (e *editor) chipMask(line []rune) []bool {
 }
 
 // Height is the rows the editor shows.
-func (e *editor) Height() int {
+func (e *Model) Height() int {
 	rows, _ := e.rows()
 	return min(max(len(rows), 1), e.maxRows)
 }
 
 // View renders the editor: the placeholder when empty, otherwise the rows
 // around the cursor.
-func (e *editor) View(placeholderStyle common.Styler) string {
+func (e *Model) View(placeholderStyle common.Styler) string {
 	if e.Value() == "" && e.placeholder != "" {
 		cur := ""
 		if e.focused {
