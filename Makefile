@@ -30,13 +30,18 @@ lint: ## go vet, gofmt (must be empty), deadcode (must be empty), staticcheck wh
 	@if command -v staticcheck >/dev/null 2>&1; then staticcheck ./...; else echo "staticcheck not installed: go install honnef.co/go/tools/cmd/staticcheck@latest"; fi
 
 # keelbench and the Go benchmarks are built with bin/keel's flags, so a cold
-# build cache compiles the dependencies once, not twice (~45 s).
-bench: ## run the Go benchmarks (budgets: docs/BENCHMARKS.md)
+# build cache compiles the dependencies once, not twice (~45 s). BASELINE is
+# the build measured beside this one (auto: the previous release; none: no
+# column); PEER the peer's binary whose idle TUI is measured in the same run
+# (bin/crush when it is there; docs/BENCHMARKS.md says how to build it).
+BASELINE ?= auto
+PEER     ?= $(wildcard bin/crush)
+bench: ## run the Go benchmarks and keelbench, beside the previous release (budgets: docs/BENCHMARKS.md)
 	$(MAKE) --no-print-directory build
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/keelbench ./cmd/keelbench
 	@echo "go test: the benchmarks named in cmd/keelbench/budgets.json"
 	@CGO_ENABLED=0 $(GO) test -trimpath -run '^$$' -benchmem -count 1 $$(bin/keelbench -gotest-args) > bin/gobench.txt 2>&1 || { cat bin/gobench.txt; exit 1; }
-	bin/keelbench -suite -keel $(BIN) -gobench bin/gobench.txt
+	bin/keelbench -suite -keel $(BIN) -gobench bin/gobench.txt $(if $(filter-out none,$(BASELINE)),-baseline $(BASELINE)) $(if $(PEER),-peer $(PEER))
 
 demo: build ## start the scripted demo (no API key needed)
 	./$(BIN) --demo

@@ -26,20 +26,26 @@ type Budget struct {
 	Figure string   `json:"figure"`
 	Peer   string   `json:"peer,omitempty"` // the peer's figure, for the doc
 	Max    *float64 `json:"max,omitempty"`  // in Unit; nil: reported, not checked
-	Unit   string   `json:"unit"`           // ms, µs, s, MB, KB, B or %
-	Source string   `json:"source"`
-	Rounds int      `json:"rounds,omitempty"` // keelbench: the workload size
-	Metric string   `json:"metric,omitempty"` // a Result metric, or a go test unit such as ns/op
-	Bench  string   `json:"bench,omitempty"`  // gobench: the name without the -GOMAXPROCS suffix
-	Pkg    string   `json:"pkg,omitempty"`    // gobench: the package, as ./dir
-	Args   []string `json:"args,omitempty"`   // exec: keel's arguments
-	Why    string   `json:"why,omitempty"`    // where the budget comes from
+	// MaxPeer makes the budget the peer's figure measured in the same run
+	// (tui-idle figures, with -peer); without a peer the row is reported.
+	MaxPeer bool     `json:"max_peer,omitempty"`
+	Unit    string   `json:"unit"` // ms, µs, s, MB, KB, B or %
+	Source  string   `json:"source"`
+	Rounds  int      `json:"rounds,omitempty"` // keelbench: the workload size
+	Metric  string   `json:"metric,omitempty"` // a Result metric, or a go test unit such as ns/op
+	Bench   string   `json:"bench,omitempty"`  // gobench: the name without the -GOMAXPROCS suffix
+	Pkg     string   `json:"pkg,omitempty"`    // gobench: the package, as ./dir
+	Args    []string `json:"args,omitempty"`   // exec: keel's arguments
+	Why     string   `json:"why,omitempty"`    // where the budget comes from
 }
 
 // Budgets is the whole budgets file.
 type Budgets struct {
-	Runs    int      `json:"runs"` // keelbench repetitions in -suite
-	Figures []Budget `json:"figures"`
+	Runs int `json:"runs"` // keelbench repetitions in -suite
+	// Baseline is the ref -baseline auto measures when the repository has
+	// no tag: the previous release (docs/BENCHMARKS.md).
+	Baseline string   `json:"baseline,omitempty"`
+	Figures  []Budget `json:"figures"`
 }
 
 // LoadBudgets reads and checks the budgets file at path.
@@ -55,6 +61,9 @@ func LoadBudgets(path string) (Budgets, error) {
 		return b, fmt.Errorf("budgets file %s is not valid: %w", path, err)
 	}
 	for i, f := range b.Figures {
+		if f.MaxPeer && (f.Source != SourceTUIIdle || f.Max != nil) {
+			return b, fmt.Errorf("budgets file %s, figure %d (%q): max_peer is for tui-idle figures, without max", path, i+1, f.Figure)
+		}
 		if err := f.check(); err != nil {
 			return b, fmt.Errorf("budgets file %s, figure %d (%q): %w", path, i+1, f.Figure, err)
 		}
@@ -124,6 +133,11 @@ func (b Budgets) ExecArgs() [][]string {
 		}
 	}
 	return out
+}
+
+// NeedsPeer reports whether a figure's budget is the peer's figure.
+func (b Budgets) NeedsPeer() bool {
+	return slices.ContainsFunc(b.Figures, func(f Budget) bool { return f.MaxPeer })
 }
 
 // Needs reports whether any figure comes from source.

@@ -26,7 +26,7 @@ func TestEvaluateExecAndWakeups(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rows := Evaluate(Budgets{Figures: []Budget{c.f}}, m)
+			rows := Evaluate(Budgets{Figures: []Budget{c.f}}, m, nil)
 			if len(rows) != 1 || rows[0].Measured != c.measured || rows[0].Status != c.stat {
 				t.Errorf("row = %+v, want measured %q status %s", rows, c.measured, c.stat)
 			}

@@ -32,6 +32,8 @@ type options struct {
 	freshDatalog bool
 	nullClient   bool
 	exec         string
+	peer         string
+	baseline     string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -57,6 +59,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.datalog, "datalog", true, "diagnostic: -datalog=false runs keel with its datalog off, to see what the datalog costs")
 	fs.BoolVar(&o.markdown, "markdown", false, "with -suite: print the table as Markdown, with the peer column")
 	fs.StringVar(&o.exec, "exec", "", "start keel with these `arguments` (split at spaces) to its exit, 31 times, and print the median wall time")
+	fs.StringVar(&o.peer, "peer", "", "with -suite: the peer's binary (crush), whose idle TUI is measured beside keel's in the same run")
+	fs.StringVar(&o.baseline, "baseline", "", "with -suite: also build this git `ref` (\"auto\": the previous release, docs/BENCHMARKS.md) and measure it in the same run")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

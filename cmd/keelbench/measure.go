@@ -14,6 +14,27 @@ type Measurements struct {
 	FirstPaint  PaintResult
 	Exec        map[string]float64 // exec figures by execKey(args): median ms
 	Skipped     map[string]string  // source → why it was not measured
+	Peer        *IdleResult        // the peer's idle TUI in the same run; nil: PeerWhy says why
+	PeerWhy     string
+}
+
+// peerValue returns the peer's figure for f (a tui-idle figure) in f's
+// unit, or why there is none.
+func (m Measurements) peerValue(f Budget) (float64, string) {
+	if m.Peer == nil {
+		return 0, cmpOr(m.PeerWhy, PeerNotAvailable)
+	}
+	if f.Metric == MetricWakeups {
+		return m.Peer.WakeupsPerSec, ""
+	}
+	return m.Peer.CPUPct, ""
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // unitFactor converts a canonical value (milliseconds, bytes or percent) to

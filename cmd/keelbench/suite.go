@@ -8,20 +8,62 @@ import (
 	"os"
 )
 
-// runSuite measures every figure of the budgets file and prints the table.
+// runSuite measures every figure of the budgets file and prints the table;
+// with -baseline it measures the baseline build too (the Go benchmarks
+// excepted: they are keel's packages, not the binary) and prints its column.
 func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, error) {
 	b, err := LoadBudgets(o.budgets)
 	if err != nil {
 		return 1, err
 	}
-	fi, err := os.Stat(o.keel)
-	if err != nil {
+	if _, err := os.Stat(o.keel); err != nil {
 		return 1, fmt.Errorf("no keel binary at %s: run make build first, or pass -keel", o.keel)
 	}
-	m := Measurements{Headless: map[int]Result{}, Floor: map[int]Result{}, Exec: map[string]float64{}, Skipped: map[string]string{}, BinaryBytes: float64(fi.Size())}
+	ref, err := resolveBaseline(ctx, o.baseline, b)
+	if err != nil {
+		return 1, err
+	}
+	var base *Measurements
+	if ref != "" {
+		bin, cleanup, err := BuildBaseline(ctx, ref, stderr)
+		if err != nil {
+			return 1, err
+		}
+		defer cleanup()
+		fmt.Fprintf(stderr, "keelbench: measuring the baseline %s\n", ref)
+		bm, err := o.measure(ctx, bin, b, stderr)
+		if err != nil {
+			return 1, fmt.Errorf("the baseline %s: %w", ref, err)
+		}
+		bm.Skipped[SourceGoBench] = "Go benchmarks: keel's packages only"
+		base = &bm
+	}
+	fmt.Fprintf(stderr, "keelbench: measuring %s\n", o.keel)
+	m, err := o.measure(ctx, o.keel, b, stderr)
+	if err != nil {
+		return 1, err
+	}
 	if err := o.readGoBench(b, &m); err != nil {
 		return 1, err
 	}
+	if b.NeedsPeer() {
+		o.measurePeerIdle(ctx, &m, stderr)
+	}
+	label := ""
+	if ref != "" {
+		label = "baseline " + ref
+	}
+	return o.printSuite(stdout, Evaluate(b, m, base), label)
+}
+
+// measure runs every figure but the Go benchmarks against the keel binary.
+func (o options) measure(ctx context.Context, keel string, b Budgets, stderr io.Writer) (Measurements, error) {
+	fi, err := os.Stat(keel)
+	if err != nil {
+		return Measurements{}, fmt.Errorf("no keel binary at %s", keel)
+	}
+	o.keel = keel
+	m := Measurements{Headless: map[int]Result{}, Floor: map[int]Result{}, Exec: map[string]float64{}, Skipped: map[string]string{}, BinaryBytes: float64(fi.Size())}
 	runs := b.Runs
 	if runs < 1 {
 		runs = o.runs
@@ -30,9 +72,9 @@ func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, e
 		fmt.Fprintf(stderr, "keelbench: %d rounds × %d runs\n", n, runs)
 		w := o.workload()
 		w.Rounds = n
-		r, err := RunMedian(ctx, o.keel, w, runs)
+		r, err := RunMedian(ctx, keel, w, runs)
 		if err != nil {
-			return 1, fmt.Errorf("the %d-round workload: %w", n, err)
+			return m, fmt.Errorf("the %d-round workload: %w", n, err)
 		}
 		m.Headless[n] = r
 	}
@@ -40,17 +82,17 @@ func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, e
 		fmt.Fprintf(stderr, "keelbench: the null client, %d rounds × %d runs\n", n, runs)
 		w := o.workload()
 		w.Rounds, w.NullClient = n, true
-		r, err := RunMedian(ctx, o.keel, w, runs)
+		r, err := RunMedian(ctx, keel, w, runs)
 		if err != nil {
-			return 1, fmt.Errorf("the null client's %d-round workload: %w", n, err)
+			return m, fmt.Errorf("the null client's %d-round workload: %w", n, err)
 		}
 		m.Floor[n] = r
 	}
 	for _, args := range b.ExecArgs() {
 		fmt.Fprintf(stderr, "keelbench: keel %s × %d\n", execKey(args), execRuns)
-		v, err := ExecMedian(ctx, o.keel, args, execRuns)
+		v, err := ExecMedian(ctx, keel, args, execRuns)
 		if err != nil {
-			return 1, err
+			return m, err
 		}
 		m.Exec[execKey(args)] = v
 	}
@@ -63,7 +105,7 @@ func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, e
 	if b.Needs(SourceFirstPaint) {
 		o.measureFirstPaint(ctx, &m, stderr)
 	}
-	return o.printSuite(stdout, Evaluate(b, m))
+	return m, nil
 }
 
 // readGoBench loads the go test output named by -gobench, or marks the Go
@@ -139,12 +181,12 @@ func (o options) measureFirstPaint(ctx context.Context, m *Measurements, stderr 
 
 // printSuite prints the table and a summary; with -strict a missed budget
 // makes the exit code 1.
-func (o options) printSuite(w io.Writer, rows []Row) (int, error) {
+func (o options) printSuite(w io.Writer, rows []Row, baseline string) (int, error) {
 	write := WriteTable
 	if o.markdown {
 		write = WriteMarkdown
 	}
-	if err := write(w, rows); err != nil {
+	if err := write(w, rows, baseline); err != nil {
 		return 1, err
 	}
 	failed, budgeted := Failed(rows), 0

@@ -36,7 +36,7 @@ func TestEvaluate(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rows := Evaluate(Budgets{Figures: []Budget{c.f}}, m)
+			rows := Evaluate(Budgets{Figures: []Budget{c.f}}, m, nil)
 			if len(rows) != 1 || rows[0].Measured != c.measured || rows[0].Status != c.stat {
 				t.Errorf("row = %+v, want measured %q status %s", rows, c.measured, c.stat)
 			}
@@ -71,7 +71,7 @@ var sampleRows = []Row{
 
 func TestWriteTable(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteTable(&b, sampleRows); err != nil {
+	if err := WriteTable(&b, sampleRows, ""); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
@@ -92,7 +92,7 @@ func TestWriteTable(t *testing.T) {
 
 func TestWriteMarkdown(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteMarkdown(&b, sampleRows); err != nil {
+	if err := WriteMarkdown(&b, sampleRows, ""); err != nil {
 		t.Fatal(err)
 	}
 	want := "| figure | peer (crush v0.90.0) | keel budget | keel measured | result |\n" +
@@ -107,7 +107,7 @@ func TestWriteMarkdown(t *testing.T) {
 func TestPrintSuiteSummaryAndStrict(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		var b bytes.Buffer
-		code, err := options{strict: strict}.printSuite(&b, sampleRows)
+		code, err := options{strict: strict}.printSuite(&b, sampleRows, "")
 		if err != nil {
 			t.Fatal(err)
 		}
