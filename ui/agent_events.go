@@ -8,6 +8,7 @@ import (
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/dialog"
 )
 
 // maxBatch caps how many queued events one message carries, so a burst
@@ -26,7 +27,7 @@ type eventsMsg struct {
 // requestMsg carries a question from the agent (through the Bridge).
 type requestMsg struct {
 	gen int
-	r   *request
+	r   *dialog.Request
 }
 
 type (
@@ -42,9 +43,9 @@ func (m *Model) drain() tea.Cmd {
 	if m.session != nil {
 		events = m.session.Events()
 	}
-	var reqs <-chan *request
+	var reqs <-chan *dialog.Request
 	if m.opts.Bridge != nil {
-		reqs = m.opts.Bridge.reqs
+		reqs = m.opts.Bridge.Requests()
 	}
 	if events == nil && reqs == nil {
 		return nil
@@ -87,7 +88,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		_, stop := ev.(agent.TaskStopped)
 		ended = ended || stop
 	}
-	m.dialogs.prune()
+	m.dialogs.Prune()
 	cmds := []tea.Cmd{m.tr.ScheduleFrame(), m.startSpin()}
 	switch {
 	case !m.running && len(m.queue) > 0:
@@ -122,30 +123,30 @@ func (m *Model) apply(ev agent.Event) {
 			m.notice("answer restarted: " + ev.Reason)
 		}
 	case agent.StateChanged:
-		m.status.stateChanged(ev.To, ev.Detail)
+		m.status.StateChanged(ev.To, ev.Detail)
 	case agent.ToolStarted:
 		m.tr.StartTool(ev)
 	case agent.ToolFinished:
 		m.tr.FinishTool(ev)
-		m.plan.toolDone(ev.Name, !ev.IsError && !ev.Denied)
+		m.plan.ToolDone(ev.Name, !ev.IsError && !ev.Denied)
 	case agent.UsageUpdated:
-		m.status.usage(ev)
-		m.plan.usage(ev)
+		m.status.Usage(ev)
+		m.plan.Usage(ev)
 	case agent.InterventionFired:
 		m.tr.AddCard(ev.Intervention)
 		if ev.Intervention.Kind == "reflection" {
-			m.plan.checkpoint()
+			m.plan.Checkpoint()
 		}
 	case agent.InterventionAnswered:
 		m.tr.AnswerCard(ev.Seq, ev.Text)
 	case agent.PlanChanged:
-		m.plan.setPlan(ev.Plan)
+		m.plan.SetPlan(ev.Plan)
 	case agent.ReportUpdated:
-		m.plan.setStalled(ev.Stalled)
+		m.plan.SetStalled(ev.Stalled)
 	case agent.RoundFinished:
 		m.tr.EndStream()
 	case agent.Retrying:
-		m.status.retrying(ev.Wait)
+		m.status.Retrying(ev.Wait)
 	case agent.Notice:
 		m.notice(ev.Text)
 	case agent.TaskStopped:
@@ -158,7 +159,7 @@ func (m *Model) apply(ev agent.Event) {
 func (m *Model) taskStopped(ev agent.TaskStopped) {
 	m.tr.EndTask()
 	m.running = false
-	m.status.setCancelling(false)
+	m.status.SetCancelling(false)
 	switch {
 	case ev.Reason == agent.StopCompleted:
 	case ev.Reason == agent.StopCancelled:
@@ -200,18 +201,18 @@ func (m *Model) spin(msg spinMsg) tea.Cmd {
 		return nil
 	}
 	m.spinFrame++
-	m.status.tick(msg.at)
+	m.status.Tick(msg.at)
 	return spinTick()
 }
 
 // busy reports whether anything on screen moves: a task or a !command runs.
-func (m *Model) busy() bool { return m.running || m.status.working() || m.shell.active() }
+func (m *Model) busy() bool { return m.running || m.status.Working() || m.shell.active() }
 
 // submit sends a prompt in a command; an error comes back as a message.
 func (m *Model) submit(prompt string) tea.Cmd {
 	s, ctx := m.session, m.ctx
 	m.running = true
-	m.plan.newTask()
+	m.plan.NewTask()
 	return tea.Batch(func() tea.Msg {
 		if err := s.Submit(ctx, prompt); err != nil {
 			return submitErrMsg{err: err}

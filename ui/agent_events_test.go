@@ -24,8 +24,7 @@ func TestStatusBarStates(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := newTestModel(t, 120, 30)
-			m.status.demo = tc.name == "demo"
+			m := newTestModelWith(t, 120, 30, Options{Demo: tc.name == "demo"})
 			send(m, events(tc.evs...))
 			if !strings.Contains(plain(m), tc.want) {
 				t.Fatalf("status bar lacks %q:\n%s", tc.want, plain(m))

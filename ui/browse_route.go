@@ -2,6 +2,7 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/ui/browser"
 )
 
 // openBrowser opens the datalog browser and loads the sessions list.
@@ -10,19 +11,19 @@ func (m *Model) openBrowser() tea.Cmd {
 		m.notice("the datalog is off, so there is nothing to browse — enable it in `keel config`")
 		return nil
 	}
-	m.browser = newBrowser(m.keys.Browser)
-	return listSessions(m.opts.DB)
+	m.browser = browser.New(m.keys.Browser)
+	return browser.ListSessions(m.opts.DB)
 }
 
 // browserKey passes a key to the browser and carries out what it asks.
 func (m *Model) browserKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch m.browser.key(msg, max(m.height-3, 1)) {
-	case browseClose:
+	switch m.browser.Key(msg, max(m.height-3, 1)) {
+	case browser.Close:
 		m.browser = nil
-	case browseLoad:
-		return loadSession(m.opts.DB, m.browser.selectedID())
-	case browseResume:
-		id := m.browser.selectedID()
+	case browser.Load:
+		return browser.LoadSession(m.opts.DB, m.browser.SelectedID())
+	case browser.Resume:
+		id := m.browser.SelectedID()
 		m.browser = nil
 		return m.resume(id)
 	}
@@ -33,7 +34,7 @@ func (m *Model) browserKey(msg tea.KeyPressMsg) tea.Cmd {
 // by quitting so Run returns a *ResumeRequest.
 func (m *Model) resume(id string) tea.Cmd {
 	if m.session == nil { // the welcome screen: nothing to resume with
-		m.status.setHint("configure a provider (the steps above) to resume a session")
+		m.status.SetHint("configure a provider (the steps above) to resume a session")
 		return nil
 	}
 	if m.running {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,51 +38,12 @@ func TestBrowserReadsTheDatalogInCommands(t *testing.T) {
 		t.Fatal("enter should load the session in a command")
 	}
 	send(m, cmd())
-	if m.browser.level != levelRounds || !strings.Contains(plain(m), "Session "+datalog.ShortID(id)) {
+	if !strings.Contains(plain(m), "Session "+datalog.ShortID(id)) {
 		t.Fatalf("want the session's timeline:\n%s", plain(m))
 	}
 	send(m, press("r"))
 	if m.ResumeRequested() != id || m.browser != nil {
 		t.Fatalf("r should request resuming %s, got %q", id, m.ResumeRequested())
-	}
-}
-
-func TestBrowserKeys(t *testing.T) {
-	m := newTestModel(t, 100, 30)
-	scenarioRounds(t, m)
-	send(m, press("down"), press("enter"))
-	if m.browser.level != levelRound || !strings.Contains(plain(m), "Round 2 of session") {
-		t.Fatalf("enter should open round 2:\n%s", plain(m))
-	}
-	if !strings.Contains(plain(m), "intervention verify at call 2") {
-		t.Fatalf("the round in full shows its interventions:\n%s", plain(m))
-	}
-	send(m, press("esc"))
-	if m.browser.level != levelRounds {
-		t.Fatal("esc goes back to the timeline")
-	}
-	send(m, press("esc"))
-	if m.browser.level != levelSessions {
-		t.Fatal("esc goes back to the sessions")
-	}
-	typeText(m, "qwen")
-	if got := m.browser.filtered(); len(got) != 1 || got[0].Model != "qwen2.5-coder" {
-		t.Fatalf("filter qwen: %v", got)
-	}
-	if !strings.Contains(plain(m), "filter: qwen") || strings.Contains(plain(m), "gpt-4.1") {
-		t.Fatalf("filtered list:\n%s", plain(m))
-	}
-	send(m, press("backspace"))
-	if m.browser.filter != "qwe" {
-		t.Fatal("backspace edits the filter")
-	}
-	send(m, press("esc"))
-	if m.browser.filter != "" || m.browser == nil {
-		t.Fatal("esc clears the filter first")
-	}
-	send(m, press("ctrl+r"))
-	if m.ResumeRequested() != sampleSessions()[0].ID {
-		t.Fatal("ctrl+r resumes from the list")
 	}
 }
 
@@ -96,30 +56,18 @@ func TestBrowserEscCloses(t *testing.T) {
 	}
 }
 
-func TestBrowserShowsLoadErrors(t *testing.T) {
+// TestBrowserTakesTheKeys: while the browser is open, letters filter its
+// list rather than type into the input, and ctrl+r resumes through the
+// root model.
+func TestBrowserTakesTheKeys(t *testing.T) {
 	m := newTestModel(t, 100, 30)
-	m.browser = newBrowser(m.keys.Browser)
-	send(m, sessionsMsg{err: errors.New("database is locked")})
-	if !strings.Contains(plain(m), "could not read the datalog: database is locked") {
-		t.Fatalf("error not shown:\n%s", plain(m))
+	scenarioBrowser(t, m)
+	typeText(m, "qwen")
+	if s := plain(m); !strings.Contains(s, "filter: qwen") || m.input.Value() != "" {
+		t.Fatalf("letters should filter the list, input %q:\n%s", m.input.Value(), s)
 	}
-}
-
-func TestBrowserLongTimelineKeepsCursorVisible(t *testing.T) {
-	m := newTestModel(t, 100, 30)
-	scenarioRounds(t, m)
-	d := m.browser.detail
-	for len(d.Rounds) < 1000 {
-		r := *d.Rounds[len(d.Rounds)%3]
-		r.Round.Seq = len(d.Rounds) + 1
-		d.Rounds = append(d.Rounds, &r)
-	}
-	send(m, press("end"))
-	if !strings.Contains(plain(m), "▶ round 1000 ") {
-		t.Fatalf("end should show the last round:\n%s", plain(m))
-	}
-	send(m, press("home"))
-	if !strings.Contains(plain(m), "▶ round 1 ") {
-		t.Fatal("home should show the first round")
+	send(m, press("ctrl+r"))
+	if m.ResumeRequested() != sampleSessions()[1].ID || m.browser != nil {
+		t.Fatalf("ctrl+r should resume the filtered session, got %q", m.ResumeRequested())
 	}
 }

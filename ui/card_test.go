@@ -7,6 +7,7 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/ui/dialog"
 )
 
 const (
@@ -63,7 +64,7 @@ func TestResumedCheckpointWithoutAnswerDoesNotWait(t *testing.T) {
 	dark := true
 	s := agent.New(agent.Options{ProviderName: "openai", Model: "gpt-test"})
 	t.Cleanup(s.Close)
-	m := New(Options{Session: s, Bridge: NewBridge(), Resumed: &datalog.SessionDetail{Rounds: []*datalog.RoundDetail{rd}},
+	m := New(Options{Session: s, Bridge: dialog.NewBridge(), Resumed: &datalog.SessionDetail{Rounds: []*datalog.RoundDetail{rd}},
 		ProviderLabel: "openai", Model: "gpt-test", ContextWindow: 128000, Dark: &dark, Width: 100, Height: 40})
 	screen := plain(m)
 	if !strings.Contains(screen, cardNoAnswer) || strings.Contains(screen, cardWaiting) {

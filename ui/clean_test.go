@@ -11,6 +11,8 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/ui/browser"
+	"github.com/keel-dev/keel/ui/dialog"
 	"github.com/keel-dev/keel/ui/transcript"
 )
 
@@ -146,7 +148,7 @@ func TestResumedHistoryShowsNoControlSequences(t *testing.T) {
 		{Role: llm.RoleTool, ToolCallID: "c1", Content: hostile},
 	}})
 	t.Cleanup(s.Close)
-	m := New(Options{Session: s, Bridge: NewBridge(), Dark: &dark, Width: 120, Height: 50})
+	m := New(Options{Session: s, Bridge: dialog.NewBridge(), Dark: &dark, Width: 120, Height: 50})
 	expandAll(m, 2) // the reasoning and the call
 	checkView(t, m, "resumed history")
 }
@@ -155,7 +157,7 @@ func TestBrowserShowsNoControlSequences(t *testing.T) {
 	m := newTestModel(t, 120, 50)
 	scenarioBrowser(t, m)
 	sess := datalog.Session{ID: "0123456789abcdef", Provider: hostile, Model: hostile, FirstPrompt: hostile, StopReason: hostile}
-	send(m, sessionsMsg{sessions: []datalog.Session{sess}})
+	send(m, browser.SessionsMsg{Sessions: []datalog.Session{sess}})
 	checkView(t, m, "sessions")
 	rd := &datalog.RoundDetail{
 		Round:         datalog.Round{Seq: 1, FinishReason: hostile},
@@ -166,11 +168,11 @@ func TestBrowserShowsNoControlSequences(t *testing.T) {
 		Plans:         []datalog.PlanSnapshot{{Status: hostile, Plan: []byte(`"` + hostile + `"`)}},
 		FileChanges:   []datalog.FileChange{{Path: hostile}},
 	}
-	send(m, detailMsg{detail: &datalog.SessionDetail{Session: sess, Rounds: []*datalog.RoundDetail{rd}}})
+	send(m, browser.DetailMsg{Detail: &datalog.SessionDetail{Session: sess, Rounds: []*datalog.RoundDetail{rd}}})
 	checkView(t, m, "rounds")
 	send(m, press("enter"))
-	if m.browser.level != levelRound {
-		t.Fatal("enter should open the round")
+	if !strings.Contains(plain(m), "Round 1 of session") {
+		t.Fatalf("enter should open the round:\n%s", plain(m))
 	}
 	checkView(t, m, "round")
 }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/dialog"
 )
 
 // askAsync asks the bridge from another goroutine, as the agent does, and
@@ -73,7 +74,7 @@ func TestBridgeAnswersPermission(t *testing.T) {
 			if got := waitReply(t, ch); got != tc.want {
 				t.Fatalf("reply %+v, want %+v", got, tc.want)
 			}
-			if m.dialogs.active() {
+			if m.dialogs.Active() {
 				t.Fatal("the dialog should close after the answer")
 			}
 		})
@@ -145,7 +146,7 @@ func TestWithdrawnQuestionIsDropped(t *testing.T) {
 		t.Fatal("Ask should return the context's error")
 	}
 	send(m, events(agent.TaskStopped{Reason: agent.StopCancelled}))
-	if m.dialogs.active() {
+	if m.dialogs.Active() {
 		t.Fatal("a question whose task ended should be dropped")
 	}
 }
@@ -154,7 +155,7 @@ func TestDialogTakesKeysFirst(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	askAsync(t, m, agent.PermissionRequest{Tool: "run_command"})
 	send(m, press("x"), press("?"))
-	if m.input.Value() != "" || m.help.open {
+	if m.input.Value() != "" || m.help.Open() {
 		t.Fatal("keys go to the dialog while it is open")
 	}
 	send(m, press("d"), tea.PasteMsg{Content: "pasted reason"})
@@ -236,8 +237,8 @@ func TestDialogIgnoresTypeAhead(t *testing.T) {
 		answered   bool
 	}{
 		{"typing when it opened, key at once", 200 * time.Millisecond, 100 * time.Millisecond, false},
-		{"typing when it opened, key after the guard", 200 * time.Millisecond, typeAheadGuard + time.Millisecond, true},
-		{"typed long before", typeAheadWindow + time.Millisecond, 100 * time.Millisecond, true},
+		{"typing when it opened, key after the guard", 200 * time.Millisecond, dialog.TypeAheadGuard + time.Millisecond, true},
+		{"typed long before", dialog.TypeAheadWindow + time.Millisecond, 100 * time.Millisecond, true},
 		{"nothing typed", 0, 10 * time.Millisecond, true},
 	}
 	for _, c := range cases {
@@ -253,7 +254,7 @@ func TestDialogIgnoresTypeAhead(t *testing.T) {
 			reply := askAsync(t, m, agent.PermissionRequest{CallID: "c1", Tool: "run_command", Args: `{"command":"rm -rf build"}`})
 			clock = clock.Add(c.pressAfter)
 			send(m, press("a"))
-			if got := m.dialogs.active(); got == c.answered {
+			if got := m.dialogs.Active(); got == c.answered {
 				t.Fatalf("dialog active = %v after the key, want answered %v", got, c.answered)
 			}
 			if c.answered {
@@ -265,7 +266,7 @@ func TestDialogIgnoresTypeAhead(t *testing.T) {
 			if !strings.Contains(plain(m), "not taken as an answer") {
 				t.Errorf("no hint says the key was ignored:\n%s", plain(m))
 			}
-			clock = clock.Add(typeAheadGuard)
+			clock = clock.Add(dialog.TypeAheadGuard)
 			send(m, press("a"))
 			if rep := waitReply(t, reply); !rep.Allow {
 				t.Errorf("after the guard: reply = %+v, want allowed", rep)

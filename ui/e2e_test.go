@@ -14,6 +14,7 @@ import (
 	"github.com/keel-dev/keel/agent/llmtest"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/ui/dialog"
 	"github.com/keel-dev/keel/ui/transcript"
 )
 
@@ -48,7 +49,7 @@ func TestRealSessionThroughTheUI(t *testing.T) {
 		llmtest.Round{Text: "All **done**."},
 	))
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "k", APIKeyEnv: "FAKE_KEY", Model: "fake-model", IdleTimeout: 5 * time.Second})
-	bridge := NewBridge()
+	bridge := dialog.NewBridge()
 	pol := config.DefaultDisciplinePolicy(true)
 	pol.ReflectionCadence = 0
 	s := agent.New(agent.Options{

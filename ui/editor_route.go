@@ -116,13 +116,13 @@ func (m *Model) historyFailed(err error) {
 // task goes on (esc cancels it).
 func (m *Model) clearInput() {
 	m.input.Clear()
-	m.status.setHint("cleared the input — ↑ brings it back; ctrl+c twice quits")
+	m.status.SetHint("cleared the input — ↑ brings it back; ctrl+c twice quits")
 }
 
 // inputShown reports whether the input is on screen and has the keys: no
 // dialog, browser, help or welcome screen covers it.
 func (m *Model) inputShown() bool {
-	return m.session != nil && !m.dialogs.active() && m.browser == nil && !m.help.open
+	return m.session != nil && !m.dialogs.Active() && m.browser == nil && !m.help.Open()
 }
 
 // historyFile is where prompts are kept across launches: none for the

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/ui/browser"
 	"github.com/keel-dev/keel/ui/transcript"
 )
 
@@ -135,16 +137,29 @@ func scenarioPlan(_ *testing.T, m *Model) {
 	))
 }
 
-func scenarioPermission(_ *testing.T, m *Model) {
+func scenarioPermission(t *testing.T, m *Model) {
 	prompt(m, "Clean the build")
 	for _, req := range []agent.PermissionRequest{
 		{CallID: "p1", Tool: "run_command", Args: `{"command":"rm -rf ./build && make"}`, Summary: "rm -rf ./build && make",
 			Reason: "destructive command", Grant: "run_command: rm -rf ./build*", Destructive: true},
 		{CallID: "p2", Tool: "edit_file", Args: `{"path":"Makefile","old_string":"all: build","new_string":"all: clean build"}`, Summary: "Makefile", Grant: "edit_file in the workspace"},
 	} {
-		req := req
-		send(m, requestMsg{r: &request{perm: &req, reply: make(chan answer, 1), done: make(chan struct{})}})
+		askPending(t, m, req)
 	}
+}
+
+// askPending asks the bridge as the agent does, on a goroutine that waits
+// until the test ends, and delivers the question to the model.
+func askPending(t *testing.T, m *Model, req agent.PermissionRequest) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = m.opts.Bridge.Ask(ctx, req) // answered or withdrawn when the test ends
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	deliver(t, m)
 }
 
 // scenarioEditor: a !command's output, a prompt sent with a mentioned
@@ -173,8 +188,8 @@ func sampleSessions() []datalog.Session {
 }
 
 func scenarioBrowser(_ *testing.T, m *Model) {
-	m.browser = newBrowser(m.keys.Browser)
-	send(m, sessionsMsg{sessions: sampleSessions()})
+	m.browser = browser.New(m.keys.Browser)
+	send(m, browser.SessionsMsg{Sessions: sampleSessions()})
 }
 
 func scenarioRounds(t *testing.T, m *Model) {
@@ -189,5 +204,5 @@ func scenarioRounds(t *testing.T, m *Model) {
 			Plans:         []datalog.PlanSnapshot{{Attempt: 0, Status: "active"}}},
 		{Round: datalog.Round{Seq: 3, TaskSeq: 1, Duration: 1200 * time.Millisecond, TokensIn: 6500, TokensOut: 90, FinishReason: "stop", Started: at}},
 	}}
-	send(m, detailMsg{detail: detail})
+	send(m, browser.DetailMsg{Detail: detail})
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/agent/llmtest"
+	"github.com/keel-dev/keel/ui/dialog"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -38,7 +39,7 @@ func newTestModelWith(t testing.TB, w, h int, opts Options) *Model {
 	dark := true
 	s := agent.New(agent.Options{ProviderName: "openai", Model: "gpt-test"})
 	t.Cleanup(s.Close)
-	opts.Session, opts.Bridge, opts.ProviderLabel, opts.Model = s, NewBridge(), "openai", "gpt-test"
+	opts.Session, opts.Bridge, opts.ProviderLabel, opts.Model = s, dialog.NewBridge(), "openai", "gpt-test"
 	opts.ContextWindow, opts.Cadence, opts.Dark, opts.Width, opts.Height = 128000, 10, &dark, w, h
 	return New(opts)
 }
@@ -100,6 +101,13 @@ func typeText(m *Model, s string) {
 // plain is the screen without any escape sequences, for assertions.
 func plain(m *Model) string {
 	return ansi.Strip(m.View().Content)
+}
+
+// statusLine is the screen's last line: the status bar, or the hint a key
+// left in its place.
+func statusLine(m *Model) string {
+	lines := strings.Split(plain(m), "\n")
+	return lines[len(lines)-1]
 }
 
 // golden compares the view, downsampled to the ASCII profile (attributes,
@@ -172,7 +180,7 @@ func newLLMModel(t *testing.T, w, h int, opts Options) (*Model, *llmtest.Server)
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "k", APIKeyEnv: "FAKE_KEY", Model: "gpt-test", IdleTimeout: 5 * time.Second})
 	bridge := opts.Bridge
 	if bridge == nil {
-		bridge = NewBridge()
+		bridge = dialog.NewBridge()
 	}
 	s := agent.New(agent.Options{Provider: &agent.RetryingProvider{Clients: []*llm.Client{client}},
 		ProviderName: "openai", Model: "gpt-test", Gate: bridge, Asker: bridge, SystemPrompt: "test"})

@@ -3,10 +3,6 @@ package ui
 import (
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
-	"github.com/keel-dev/keel/ui/keys"
-	"github.com/keel-dev/keel/ui/theme"
 )
 
 // helpSeen opens `?` and pages through it to the end, returning every
@@ -14,7 +10,7 @@ import (
 func helpSeen(t *testing.T, m *Model) string {
 	t.Helper()
 	send(m, press("?"))
-	if !m.help.open {
+	if !m.help.Open() {
 		t.Fatal("? did not open the help")
 	}
 	seen := map[string]bool{}
@@ -78,37 +74,7 @@ func TestHelpFitsOneScreenBesideThePlan(t *testing.T) {
 		t.Fatalf("the help should fit at 160×48:\n%s", s)
 	}
 	send(m, press("x"))
-	if m.help.open || !strings.Contains(plain(m), "Plan · attempt 1") {
+	if m.help.Open() || !strings.Contains(plain(m), "Plan · attempt 1") {
 		t.Fatal("closing the help shows the panel again")
-	}
-}
-
-// TestHelpLinesReflow: in one column, long lines wrap under their
-// description instead of being cut.
-func TestHelpLinesReflow(t *testing.T) {
-	st := theme.New(true, true)
-	cmds := []helpEntry{{"/cadence N", "checkpoint every N tool calls (0: off), a long description that cannot fit"}}
-	for _, w := range []int{40, 60, 100} {
-		lines := helpLines(st, keys.Default(), cmds, w)
-		text := ansi.Strip(strings.Join(lines, "\n"))
-		for i, l := range lines {
-			if lw := ansi.StringWidth(l); lw > w {
-				t.Errorf("width %d: line %d is %d wide: %q", w, i, lw, ansi.Strip(l))
-			}
-		}
-		for _, word := range strings.Fields(cmds[0].desc) {
-			if !strings.Contains(text, word) {
-				t.Errorf("width %d: %q lost", w, word)
-			}
-		}
-	}
-}
-
-// TestScrollLineFits: the scroll hint is never wider than the screen.
-func TestScrollLineFits(t *testing.T) {
-	for _, w := range []int{10, 20, 40, 60, 120} {
-		if l := scrollLine(100, 119, 250, w); ansi.StringWidth(l) > w && w >= 15 {
-			t.Errorf("width %d: %q", w, l)
-		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/keel-dev/keel/ui/dialog"
 )
 
 // allBindings walks a KeyMap (and its groups) and returns every binding
@@ -189,7 +190,7 @@ func keyPressNames(f *ast.File) map[string]bool {
 // TestWelcomeHelpShowsTheDemoKey: `?` works on the welcome screen too, and
 // lists d.
 func TestWelcomeHelpShowsTheDemoKey(t *testing.T) {
-	m := New(Options{Bridge: NewBridge(), Width: 160, Height: 48})
+	m := New(Options{Bridge: dialog.NewBridge(), Width: 160, Height: 48})
 	send(m, press("?"))
 	if s := ansi.Strip(m.View().Content); !strings.Contains(s, "run the demo (welcome screen)") {
 		t.Fatalf("the welcome screen's help lacks d:\n%s", s)

@@ -25,7 +25,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.ctrlC()
 	}
 	m.quitArmed = false
-	m.status.setHint("")
+	m.status.SetHint("")
 	if cmd, ok := m.overlayKey(msg); ok {
 		return cmd
 	}
@@ -50,20 +50,20 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // the browser, the help, or the welcome screen.
 func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
-	case m.dialogs.active():
-		if m.dialogs.typedAhead(m.now()) {
-			m.status.setHint("a question opened as you typed: that key was not taken as an answer")
+	case m.dialogs.Active():
+		if m.dialogs.TypedAhead(m.now()) {
+			m.status.SetHint("a question opened as you typed: that key was not taken as an answer")
 			return nil, true
 		}
-		line, cmd := m.dialogs.key(msg)
+		line, cmd := m.dialogs.Key(msg)
 		if line != "" {
 			m.notice(line)
 		}
 		return cmd, true
 	case m.browser != nil:
 		return m.browserKey(msg), true
-	case m.help.open:
-		m.help.key(msg, m.keys.HelpView, m.helpMaxTop(), m.helpPage())
+	case m.help.Open():
+		m.help.Key(msg, m.keys.HelpView, m.helpMaxTop(), m.helpPage())
 		return nil, true
 	case m.session == nil:
 		return m.welcomeKey(msg), true
@@ -77,7 +77,7 @@ func (m *Model) ctrlC() tea.Cmd {
 		return m.quit()
 	}
 	m.quitArmed = true
-	m.status.setHint("press ctrl+c again to quit")
+	m.status.SetHint("press ctrl+c again to quit")
 	if m.running && m.session != nil {
 		m.cancel()
 	}
@@ -122,7 +122,7 @@ func (m *Model) emptyInputKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Help):
-		m.help.show()
+		m.help.Show()
 	case key.Matches(msg, k.Copy):
 		return m.copyAnswer(), true
 	case key.Matches(msg, k.Home):
@@ -149,7 +149,7 @@ func (m *Model) escape() tea.Cmd {
 // cancel stops the running task; queued prompts are dropped with it.
 func (m *Model) cancel() {
 	m.session.Cancel()
-	m.status.setCancelling(true)
+	m.status.SetCancelling(true)
 	for _, q := range m.queue {
 		m.tr.Remove(q.entry)
 	}
@@ -187,7 +187,7 @@ func (m *Model) sendInput() tea.Cmd {
 	files, loading := m.input.Attachments()
 	if len(loading) > 0 { // sent once they are read (mentionRead)
 		m.input.SendWhenRead()
-		m.status.setHint("reading " + strings.Join(loading, ", ") + "… the prompt goes when it is read")
+		m.status.SetHint("reading " + strings.Join(loading, ", ") + "… the prompt goes when it is read")
 		return nil
 	}
 	prompt, shown := m.input.Take()
@@ -201,7 +201,7 @@ func (m *Model) tabComplete() {
 }
 
 func (m *Model) togglePlan() {
-	if !m.plan.toggle() {
+	if !m.plan.Toggle() {
 		m.notice("no plan yet: keel makes one for tasks of three or more steps")
 		return
 	}
@@ -212,17 +212,17 @@ func (m *Model) togglePlan() {
 func (m *Model) copyAnswer() tea.Cmd {
 	a := m.tr.LastAnswer()
 	if a == "" {
-		m.status.setHint("no answer to copy yet")
+		m.status.SetHint("no answer to copy yet")
 		return nil
 	}
-	m.status.setHint("copied the last answer to the clipboard")
+	m.status.SetHint("copied the last answer to the clipboard")
 	return tea.SetClipboard(a)
 }
 
 func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 	switch {
-	case m.dialogs.active():
-		m.dialogs.paste(msg)
+	case m.dialogs.Active():
+		m.dialogs.Paste(msg)
 		return nil
 	case m.browser != nil:
 		return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/dialog"
 )
 
 func TestEnterSendsAndQueuesWhileRunning(t *testing.T) {
@@ -90,11 +91,11 @@ func TestEscCancelsRunningTask(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	typeText(m, "work")
 	send(m, press("enter"), press("esc"))
-	if !m.status.cancelling || !strings.Contains(plain(m), "cancelling") {
+	if !strings.Contains(statusLine(m), "cancelling…") || !strings.Contains(plain(m), "cancelling the task") {
 		t.Fatalf("esc should say it is cancelling:\n%s", plain(m))
 	}
 	send(m, events(agent.TaskStopped{Reason: agent.StopCancelled}))
-	if m.running || m.status.cancelling || !strings.Contains(plain(m), "cancelled") {
+	if m.running || strings.Contains(statusLine(m), "cancelling") || !strings.Contains(plain(m), "cancelled") {
 		t.Fatalf("after TaskStopped the screen should say cancelled:\n%s", plain(m))
 	}
 }
@@ -123,16 +124,16 @@ func TestCtrlCTwiceQuits(t *testing.T) {
 func TestHelpKey(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	send(m, press("?"))
-	if !m.help.open || !strings.Contains(plain(m), "/cadence N") {
+	if !m.help.Open() || !strings.Contains(plain(m), "/cadence N") {
 		t.Fatalf("? should show key help with the commands:\n%s", plain(m))
 	}
 	send(m, press("x"))
-	if m.help.open || m.input.Value() != "" {
+	if m.help.Open() || m.input.Value() != "" {
 		t.Fatal("any key closes the help without typing")
 	}
 	typeText(m, "why")
 	send(m, press("?"))
-	if m.help.open || m.input.Value() != "why?" {
+	if m.help.Open() || m.input.Value() != "why?" {
 		t.Fatal("? types once the input holds text")
 	}
 }
@@ -274,7 +275,7 @@ func TestSelectingScrollsIntoView(t *testing.T) {
 }
 
 func TestWelcomeScreenOffersTheDemo(t *testing.T) {
-	m := New(Options{Bridge: NewBridge(), Width: 80, Height: 24})
+	m := New(Options{Bridge: dialog.NewBridge(), Width: 80, Height: 24})
 	if !strings.Contains(plain(m), "press d") {
 		t.Fatalf("welcome screen does not offer the demo:\n%s", plain(m))
 	}

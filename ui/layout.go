@@ -1,5 +1,13 @@
 package ui
 
+// wideLayout is the terminal width from which the plan gets a side panel;
+// below it the plan folds to one line above the input.
+const wideLayout = 100
+
+// planPanelWidth is the panel's width on a screen width columns wide: a
+// third of it, within bounds.
+func planPanelWidth(width int) int { return min(max(width*3/10, 36), 56) }
+
 // The smallest screen keel draws on; below it the screen says so.
 const (
 	minWidth  = 40
@@ -16,10 +24,10 @@ func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHei
 
 // sidePanel reports whether the plan gets the right-hand panel (wide
 // screens) rather than the folded line above the input.
-func (m *Model) sidePanel() bool { return m.plan.visible() && m.width >= wideLayout }
+func (m *Model) sidePanel() bool { return m.plan.Visible() && m.width >= wideLayout }
 
 // foldedPlan reports whether the plan shows as one line above the input.
-func (m *Model) foldedPlan() bool { return m.plan.visible() && m.width < wideLayout }
+func (m *Model) foldedPlan() bool { return m.plan.Visible() && m.width < wideLayout }
 
 // bottomHeight is the rows below the transcript: completions, folded plan,
 // the input (with its top rule) and the status bar.

@@ -8,9 +8,14 @@ import (
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/ui/browser"
 	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/dialog"
 	"github.com/keel-dev/keel/ui/editor"
+	"github.com/keel-dev/keel/ui/helpview"
 	"github.com/keel-dev/keel/ui/keys"
+	"github.com/keel-dev/keel/ui/planpanel"
+	"github.com/keel-dev/keel/ui/statusbar"
 	"github.com/keel-dev/keel/ui/theme"
 	"github.com/keel-dev/keel/ui/transcript"
 )
@@ -31,13 +36,13 @@ type Model struct {
 	lastTyped   time.Time        // when a character was last typed into the input
 
 	tr      *transcript.Model // the conversation, and the round that is streaming
-	plan    planPanel
-	status  statusBar // the agent's state, and the retry countdown
+	plan    planpanel.Model
+	status  statusbar.Model // the agent's state, and the retry countdown
 	input   editor.Model
-	dialogs dialogs
-	help    helpView
+	dialogs dialog.Model
+	help    helpview.Model
 	shell   shellRuns       // the user's !commands
-	browser *browser        // nil when closed
+	browser *browser.Model  // nil when closed
 	custom  []customCommand // custom /commands, read at start
 
 	width, height int
@@ -69,10 +74,11 @@ func New(opts Options) *Model {
 		st:      st,
 		keys:    km,
 		tr:      transcript.New(st),
-		plan:    newPlanPanel(opts.ContextWindow),
-		status:  newStatusBar(opts),
+		plan:    planpanel.New(opts.ContextWindow),
+		status: statusbar.New(statusbar.Options{Provider: opts.ProviderLabel, Model: opts.Model, ContextWindow: opts.ContextWindow,
+			Cadence: opts.Cadence, Demo: opts.Demo}),
 		input:   editor.New(st, km, opts.Workspace),
-		dialogs: newDialogs(km),
+		dialogs: dialog.New(km),
 		now:     time.Now,
 		width:   opts.Width,
 		height:  opts.Height,
@@ -123,10 +129,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case eventsMsg:
 		return m, tea.Batch(m.handleEvents(msg), m.drain())
 	case requestMsg:
-		m.dialogs.push(msg.r)
-		if len(m.dialogs.pending) == 1 {
-			m.dialogs.opened(m.now(), m.lastTyped)
-		}
+		m.dialogs.Push(msg.r, m.now(), m.lastTyped)
 		if msg.gen != m.gen {
 			return m, nil // the replaced session's drain ends here
 		}
@@ -146,9 +149,9 @@ func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
 	case submitErrMsg:
 		m.running = false
 		m.errorCard(msg.err.Error())
-	case sessionsMsg, detailMsg:
+	case browser.SessionsMsg, browser.DetailMsg:
 		if m.browser != nil {
-			m.browser.loaded(msg)
+			m.browser.Loaded(msg)
 		}
 	case NoticeMsg:
 		m.notice(msg.Text)
@@ -158,7 +161,7 @@ func (m *Model) handleOther(msg tea.Msg) tea.Cmd {
 	case ErrorMsg:
 		m.errorCard(msg.Text)
 	case ModelChangedMsg:
-		m.status.setModel(msg.Model)
+		m.status.SetModel(msg.Model)
 		m.notice("model: " + msg.Model)
 	case SessionMsg:
 		return m.setSession(msg)
@@ -220,12 +223,12 @@ func (m *Model) setDark(dark bool) {
 func (m *Model) setSession(msg SessionMsg) tea.Cmd {
 	m.session = msg.Session
 	m.gen++
-	m.status.setProvider(msg.ProviderLabel)
-	m.status.setModel(msg.Model)
+	m.status.SetProvider(msg.ProviderLabel)
+	m.status.SetModel(msg.Model)
 	m.running, m.queue = false, nil
 	m.tr.ResetLive()
 	m.tr.Clear()
-	m.plan.reset()
+	m.plan.Reset()
 	if msg.Session != nil {
 		m.showSession(msg.Session)
 		m.notice("resumed session " + msg.Session.ID())
@@ -239,11 +242,11 @@ func (m *Model) showSession(s *agent.Session) {
 		return
 	}
 	if p := s.Plan(); p != nil {
-		m.plan.setPlan(*p)
+		m.plan.SetPlan(*p)
 	}
-	m.status.startUsage(datalog.Totals{})
+	m.status.StartUsage(datalog.Totals{})
 	if r := m.opts.Resumed; r != nil && r.Session.ID == s.ID() {
-		m.status.startUsage(r.Session.Totals)
+		m.status.StartUsage(r.Session.Totals)
 		start := m.tr.Len()
 		m.tr.LoadLog(r)
 		if r.Tail {

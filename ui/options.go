@@ -7,6 +7,7 @@ import (
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/ui/dialog"
 	"github.com/keel-dev/keel/ui/editor"
 )
 
@@ -17,7 +18,7 @@ type Options struct {
 	Session *agent.Session
 	// Bridge answers the session's permission and guard questions; it must
 	// be the Gate and Asker the session was made with.
-	Bridge *Bridge
+	Bridge *dialog.Bridge
 	// DB is the datalog, for the browser; nil disables it.
 	DB *datalog.DB
 	// Resumed is the datalog's record of the resumed session

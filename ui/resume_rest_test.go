@@ -11,6 +11,7 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/ui/dialog"
 	"github.com/keel-dev/keel/ui/transcript"
 )
 
@@ -41,7 +42,7 @@ func longResumed(t *testing.T, tail int) (*Model, *datalog.SessionDetail) {
 		t.Fatal(err)
 	}
 	dark := true
-	m := New(Options{Session: s, Bridge: NewBridge(), Resumed: d, ResumedRest: func() *datalog.SessionDetail { return whole },
+	m := New(Options{Session: s, Bridge: dialog.NewBridge(), Resumed: d, ResumedRest: func() *datalog.SessionDetail { return whole },
 		ProviderLabel: "openai", Model: "gpt-test", ContextWindow: 128000, Dark: &dark, Width: 100, Height: 24})
 	return m, whole
 }
@@ -124,7 +125,7 @@ func TestResumedStatusCountsEarlierUse(t *testing.T) {
 	dark := true
 	s := agent.New(agent.Options{ProviderName: "openai", Model: "gpt-test", SessionID: "s1"})
 	t.Cleanup(s.Close)
-	m := New(Options{Session: s, Bridge: NewBridge(), Resumed: d, ProviderLabel: "openai", Model: "gpt-test", Dark: &dark, Width: 120, Height: 20})
+	m := New(Options{Session: s, Bridge: dialog.NewBridge(), Resumed: d, ProviderLabel: "openai", Model: "gpt-test", Dark: &dark, Width: 120, Height: 20})
 	if bar := plain(m); !strings.Contains(bar, "$0.50") || !strings.Contains(bar, "1,000 in") && !strings.Contains(bar, "1.0k in") {
 		t.Errorf("the resumed bar does not count the earlier use:\n%s", bar)
 	}

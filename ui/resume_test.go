@@ -10,6 +10,7 @@ import (
 
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/ui/dialog"
 )
 
 // Resumed transcripts are rebuilt from a real datalog: a task whose
@@ -80,7 +81,7 @@ func resumedModel(t *testing.T, w, h int) *Model {
 		t.Fatal(err)
 	}
 	dark := true
-	return New(Options{Session: s, Bridge: NewBridge(), Resumed: d, ProviderLabel: "openai", Model: "gpt-test",
+	return New(Options{Session: s, Bridge: dialog.NewBridge(), Resumed: d, ProviderLabel: "openai", Model: "gpt-test",
 		ContextWindow: 128000, Cadence: 2, Dark: &dark, Width: w, Height: h})
 }
 

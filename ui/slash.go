@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/keel-dev/keel/ui/editor"
+	"github.com/keel-dev/keel/ui/helpview"
 )
 
 // slashCommand is one /command: its name, what it takes and does.
@@ -110,7 +111,7 @@ func (m *Model) runSlash(line string) tea.Cmd {
 }
 
 func (m *Model) cmdHelp(string) tea.Cmd {
-	m.help.show()
+	m.help.Show()
 	return nil
 }
 
@@ -147,7 +148,7 @@ func (m *Model) cmdCadence(arg string) tea.Cmd {
 		return nil
 	}
 	m.session.SetCadence(n)
-	m.status.setCadence(n)
+	m.status.SetCadence(n)
 	if n == 0 {
 		m.notice("checkpoints off for this session")
 	} else {
@@ -158,7 +159,7 @@ func (m *Model) cmdCadence(arg string) tea.Cmd {
 
 func (m *Model) cmdModel(arg string) tea.Cmd {
 	if arg == "" {
-		m.notice("model: " + m.status.modelLabel() + " — /model NAME switches")
+		m.notice("model: " + m.status.ModelLabel() + " — /model NAME switches")
 		return nil
 	}
 	if m.opts.SetModel == nil || m.session == nil {
@@ -184,13 +185,13 @@ func (m *Model) cmdQuit(string) tea.Cmd { return m.quit() }
 
 // slashHelp lists the commands for the help overlay: the built-in ones,
 // then the custom ones with their first line.
-func (m *Model) slashHelp() []helpEntry {
-	out := make([]helpEntry, 0, len(slashCommands)+len(m.custom))
+func (m *Model) slashHelp() []helpview.Entry {
+	out := make([]helpview.Entry, 0, len(slashCommands)+len(m.custom))
 	for _, c := range slashCommands {
-		out = append(out, helpEntry{strings.TrimSpace(c.name + " " + c.args), c.desc})
+		out = append(out, helpview.Entry{Key: strings.TrimSpace(c.name + " " + c.args), Desc: c.desc})
 	}
 	for _, c := range m.custom {
-		out = append(out, helpEntry{c.name + " [ARGS]", c.desc})
+		out = append(out, helpview.Entry{Key: c.name + " [ARGS]", Desc: c.desc})
 	}
 	return out
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/ui/common"
 )
 
@@ -23,21 +22,7 @@ type StatusInfo struct {
 // cmdCost reports the tokens and cost of the current (or last) task and
 // of the session, from the figures the status bar keeps.
 func (m *Model) cmdCost(string) tea.Cmd {
-	s := &m.status
-	if s.tokensIn == 0 && s.tokensOut == 0 {
-		m.notice("cost: no tokens used yet in this session")
-		return nil
-	}
-	line := func(label string, u llm.Usage, cost *float64) string {
-		return fmt.Sprintf("%-8s %s in · %s out · %s", label, common.Thousands(u.PromptTokens), common.Thousands(u.CompletionTokens), common.Cost(cost))
-	}
-	lines := []string{"cost",
-		line("task", s.task, s.taskCost()),
-		line("session", llm.Usage{PromptTokens: s.tokensIn, CompletionTokens: s.tokensOut}, s.cost)}
-	if s.cost == nil {
-		lines = append(lines, "no price is configured for this model: set input_price_per_mtok and output_price_per_mtok in its [providers.NAME]")
-	}
-	m.notice(strings.Join(lines, "\n"))
+	m.notice(m.status.CostReport())
 	return nil
 }
 
@@ -49,7 +34,7 @@ func (m *Model) cmdStatus(string) tea.Cmd {
 		id = m.session.ID()
 	}
 	rows := [][2]string{
-		{"model", m.status.modelLabel()},
+		{"model", m.status.ModelLabel()},
 		{"endpoint", m.endpoint()},
 		{"workspace", orUnknown(info.Workspace)},
 		{"session", id},

@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/helpview"
 )
 
 // View draws the screen. It only composes cached lines of what is visible;
@@ -33,7 +34,7 @@ const (
 // title is the window title for the current state.
 func (m *Model) title() string {
 	switch {
-	case m.dialogs.active():
+	case m.dialogs.Active():
 		return TitleAsking
 	case m.running || m.shell.active():
 		return TitleWorking
@@ -48,12 +49,12 @@ func (m *Model) content() string {
 		return ""
 	case m.tooSmall():
 		return m.tooSmallView()
-	case m.session == nil && m.browser == nil && m.help.open:
+	case m.session == nil && m.browser == nil && m.help.Open():
 		return m.helpScreen()
 	case m.session == nil && m.browser == nil:
 		return m.welcomeView()
 	case m.browser != nil:
-		return m.browser.view(m.st, m.width, m.height)
+		return m.browser.View(m.st, m.width, m.height)
 	}
 	return m.mainView()
 }
@@ -68,12 +69,12 @@ func (m *Model) tooSmallView() string {
 // dialog if one is waiting, and the bottom rows.
 func (m *Model) mainView() string {
 	w, h := m.transcriptSize()
-	if m.help.open && !m.dialogs.active() {
+	if m.help.Open() && !m.dialogs.Active() {
 		return m.helpScreen() + "\n" + m.bottomView() // over the plan panel too: the help needs the room
 	}
 	var overlay []string
-	if m.dialogs.active() {
-		overlay = strings.Split(m.dialogs.view(m.st, w), "\n")
+	if m.dialogs.Active() {
+		overlay = strings.Split(m.dialogs.View(m.st, w), "\n")
 	}
 	overlay = overlay[:min(len(overlay), h)]
 	for i, l := range overlay {
@@ -83,7 +84,7 @@ func (m *Model) mainView() string {
 	body = append(body, overlay...)
 	top := strings.Join(body, "\n")
 	if m.sidePanel() {
-		top = lipgloss.JoinHorizontal(lipgloss.Top, top, m.plan.view(m.st, m.spinner(), planPanelWidth(m.width), h))
+		top = lipgloss.JoinHorizontal(lipgloss.Top, top, m.plan.View(m.st, m.spinner(), planPanelWidth(m.width), h))
 	}
 	return top + "\n" + m.bottomView()
 }
@@ -93,16 +94,16 @@ func (m *Model) bottomView() string {
 	var rows []string
 	rows = append(rows, m.input.CompletionRows(m.width)...)
 	if m.foldedPlan() {
-		rows = append(rows, m.plan.summary(m.st, m.spinner(), m.width))
+		rows = append(rows, m.plan.Summary(m.st, m.spinner(), m.width))
 	}
 	rows = append(rows, m.rule(), m.input.View())
-	rows = append(rows, m.status.view(m.st, m.spinner(), m.width))
+	rows = append(rows, m.status.View(m.st, m.spinner(), m.width))
 	return strings.Join(rows, "\n")
 }
 
 // allHelp is the whole `?` help for width columns.
 func (m *Model) allHelp(width int) []string {
-	return helpLines(m.st, m.keys, m.slashHelp(), width)
+	return helpview.Lines(m.st, m.keys, m.slashHelp(), width)
 }
 
 // helpArea is the room the help covers: the whole screen on the welcome
@@ -118,7 +119,7 @@ func (m *Model) helpArea() (int, int) {
 // helpMaxTop is how far the help scrolls on the current screen.
 func (m *Model) helpMaxTop() int {
 	w, h := m.helpArea()
-	return helpMaxTop(len(m.allHelp(w)), h)
+	return helpview.MaxTop(len(m.allHelp(w)), h)
 }
 
 // helpPage is how far pgup and pgdn scroll the help: the lines a window
@@ -131,7 +132,7 @@ func (m *Model) helpPage() int {
 // helpScreen is the help filling its area, each line padded to its width.
 func (m *Model) helpScreen() string {
 	w, h := m.helpArea()
-	lines := m.help.view(m.allHelp(w), w, h)
+	lines := m.help.View(m.allHelp(w), w, h)
 	for len(lines) < h {
 		lines = append(lines, "")
 	}

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/ui/dialog"
 )
 
 // welcomeModel is the welcome screen: no session, an optional datalog.
 func welcomeModel(t *testing.T, db *datalog.DB) *Model {
 	t.Helper()
 	dark := true
-	return New(Options{Bridge: NewBridge(), DB: db, Dark: &dark, Width: 100, Height: 30,
+	return New(Options{Bridge: dialog.NewBridge(), DB: db, Dark: &dark, Width: 100, Height: 30,
 		ConfigPath: "/home/u/xdg/keel/config.toml"})
 }
 
@@ -68,8 +69,8 @@ func TestWelcomeKeys(t *testing.T) {
 			if s := plain(m); !strings.Contains(s, tt.screen) {
 				t.Fatalf("screen lacks %q:\n%s", tt.screen, s)
 			}
-			if m.help.open != tt.help {
-				t.Fatalf("help open = %v, want %v", m.help.open, tt.help)
+			if m.help.Open() != tt.help {
+				t.Fatalf("help open = %v, want %v", m.help.Open(), tt.help)
 			}
 			if v := m.input.Value(); v != "" {
 				t.Fatalf("the hidden input took %q", v)

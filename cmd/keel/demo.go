@@ -13,6 +13,7 @@ import (
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/ui"
+	"github.com/keel-dev/keel/ui/dialog"
 )
 
 // demoCadence is the demo's reflection cadence: short, so checkpoints
@@ -46,7 +47,7 @@ func (a *app) runDemo(cmd *cobra.Command, cfg *config.Config) error {
 
 // runDemoTUI runs the demo in the terminal UI, labelled as the demo model.
 func (a *app) runDemoTUI(ctx context.Context, cfg *config.Config) error {
-	bridge := ui.NewBridge()
+	bridge := dialog.NewBridge()
 	b, err := a.buildDemoSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge, confirmer: bridge})
 	if err != nil {
 		return err

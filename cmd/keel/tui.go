@@ -16,6 +16,7 @@ import (
 	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/tools/sandbox"
 	"github.com/keel-dev/keel/ui"
+	"github.com/keel-dev/keel/ui/dialog"
 	"github.com/keel-dev/keel/ui/editor"
 )
 
@@ -38,7 +39,7 @@ func (a *app) runTUI(cmd *cobra.Command, cfg *config.Config) error {
 
 func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
 	term := ui.ProbeTerminal() // while the session is built
-	bridge := ui.NewBridge()
+	bridge := dialog.NewBridge()
 	notices := make(chan string, 16) // MCP servers' notices, drained by the UI
 	tail := &transcriptTail{}
 	b, err := a.buildSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge, confirmer: bridge, notify: chanNotifier(notices), tail: tail})
@@ -66,7 +67,7 @@ func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
 }
 
 // uiOptions describes a built session to the UI, with its hooks.
-func (a *app) uiOptions(b *builtSession, bridge *ui.Bridge) ui.Options {
+func (a *app) uiOptions(b *builtSession, bridge *dialog.Bridge) ui.Options {
 	prov, _ := b.cfg.ActiveProvider()
 	opts := ui.Options{
 		Session: b.session, Bridge: bridge, DB: b.db,

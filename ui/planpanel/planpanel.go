@@ -1,4 +1,11 @@
-package ui
+// Package planpanel shows the model's plan: on a wide screen a side panel
+// with the goal, the strategy, each step with its status (the active one
+// spinning) and a footer, the reflection report (steps done, done since
+// the last checkpoint, stalled steps, each tool's success rate as the
+// checkpoint names it, context use); on a narrow one a single folded line.
+// The Model owns the plan and the footer's figures, fed from the agent's
+// events by the root model; ctrl+p hides it.
+package planpanel
 
 import (
 	"fmt"
@@ -12,16 +19,8 @@ import (
 	"github.com/keel-dev/keel/ui/theme"
 )
 
-// planPanelWidth is the panel's width on a screen width columns wide: a
-// third of it, within bounds.
-func planPanelWidth(width int) int { return min(max(width*3/10, 36), 56) }
-
-// wideLayout is the terminal width from which the plan gets a side panel;
-// below it the plan folds to one line above the input.
-const wideLayout = 100
-
-// planPanel shows the model's plan and the reflection report footer.
-type planPanel struct {
+// Model is the model's plan and the reflection report's figures.
+type Model struct {
 	plan   *agent.Plan
 	hidden bool // toggled with ctrl+p
 
@@ -35,28 +34,28 @@ type planPanel struct {
 	stalled       []string // from the agent's reflection report
 }
 
-// newPlanPanel is an empty panel for a context window of window tokens.
-func newPlanPanel(window int) planPanel { return planPanel{ctxWindow: window} }
+// New is an empty panel for a context window of window tokens.
+func New(window int) Model { return Model{ctxWindow: window} }
 
-// reset forgets the plan and its figures (another session), keeping
+// Reset forgets the plan and its figures (another session), keeping
 // whether the panel is hidden and the context window.
-func (p *planPanel) reset() {
-	*p = planPanel{ctxWindow: p.ctxWindow, hidden: p.hidden}
+func (p *Model) Reset() {
+	*p = Model{ctxWindow: p.ctxWindow, hidden: p.hidden}
 }
 
-// usage takes the context figures for the footer.
-func (p *planPanel) usage(u agent.UsageUpdated) {
+// Usage takes the context figures for the footer.
+func (p *Model) Usage(u agent.UsageUpdated) {
 	p.ctxTokens = u.ContextTokens
 	if u.ContextWindow > 0 {
 		p.ctxWindow = u.ContextWindow
 	}
 }
 
-// setStalled takes the steps the reflection report calls stalled.
-func (p *planPanel) setStalled(steps []string) { p.stalled = steps }
+// SetStalled takes the steps the reflection report calls stalled.
+func (p *Model) SetStalled(steps []string) { p.stalled = steps }
 
-// toggle shows or hides the panel; it reports false when there is no plan.
-func (p *planPanel) toggle() bool {
+// Toggle shows or hides the panel; it reports false when there is no plan.
+func (p *Model) Toggle() bool {
 	if p.plan == nil {
 		return false
 	}
@@ -64,14 +63,15 @@ func (p *planPanel) toggle() bool {
 	return true
 }
 
-func (p *planPanel) setPlan(pl agent.Plan) {
+// SetPlan shows a new version of the plan (a copy: the agent owns it).
+func (p *Model) SetPlan(pl agent.Plan) {
 	c := pl
 	c.Steps = append([]agent.Step(nil), pl.Steps...)
 	p.plan = &c
 }
 
-// toolDone counts a finished call for the footer's success rates.
-func (p *planPanel) toolDone(name string, ok bool) {
+// ToolDone counts a finished call for the footer's success rates.
+func (p *Model) ToolDone(name string, ok bool) {
 	if p.tools == nil {
 		p.tools = map[string][2]int{}
 	}
@@ -83,8 +83,8 @@ func (p *planPanel) toolDone(name string, ok bool) {
 	p.tools[name] = r
 }
 
-// checkpoint marks the steps completed so far, for "completed since".
-func (p *planPanel) checkpoint() {
+// Checkpoint marks the steps completed so far, for "completed since".
+func (p *Model) Checkpoint() {
 	p.checkpointHit = true
 	p.doneAtCheck = map[string]bool{}
 	if p.plan == nil {
@@ -97,12 +97,13 @@ func (p *planPanel) checkpoint() {
 	}
 }
 
-// newTask resets the per-task figures.
-func (p *planPanel) newTask() {
+// NewTask resets the per-task figures.
+func (p *Model) NewTask() {
 	p.tools, p.doneAtCheck, p.checkpointHit = nil, nil, false
 }
 
-func (p *planPanel) visible() bool { return p.plan != nil && !p.hidden }
+// Visible reports whether there is a plan to show and it is not hidden.
+func (p *Model) Visible() bool { return p.plan != nil && !p.hidden }
 
 func stepGlyph(st theme.Styles, spin, status string) (string, common.Styler) {
 	switch status {
@@ -118,8 +119,8 @@ func stepGlyph(st theme.Styles, spin, status string) (string, common.Styler) {
 	return "○", st.Dim
 }
 
-// view renders the side panel for width columns and height rows.
-func (p *planPanel) view(st theme.Styles, spin string, width, height int) string {
+// View renders the side panel for width columns and height rows.
+func (p *Model) View(st theme.Styles, spin string, width, height int) string {
 	inner := width - 2 // border and padding
 	pl := p.plan
 	title := "Plan"
@@ -175,7 +176,7 @@ func stepLines(st theme.Styles, spin string, s agent.Step, width int) []string {
 }
 
 // footer is the reflection report: progress, success rates, context.
-func (p *planPanel) footer() []string {
+func (p *Model) footer() []string {
 	var out []string
 	c := p.plan.Counts()
 	out = append(out, fmt.Sprintf("%d/%d steps done", c[agent.StepCompleted], len(p.plan.Steps)))
@@ -206,8 +207,8 @@ func (p *planPanel) footer() []string {
 	return out
 }
 
-// summary is the folded plan: one line above the input.
-func (p *planPanel) summary(st theme.Styles, spin string, width int) string {
+// Summary is the folded plan: one line above the input.
+func (p *Model) Summary(st theme.Styles, spin string, width int) string {
 	pl := p.plan
 	c := pl.Counts()
 	s := fmt.Sprintf("plan %d/%d", c[agent.StepCompleted], len(pl.Steps))

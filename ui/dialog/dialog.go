@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"encoding/json"
@@ -17,11 +17,11 @@ import (
 	"github.com/keel-dev/keel/ui/theme"
 )
 
-// dialogs holds the questions waiting for the user and shows the first:
-// permission requests (allow once / for the session / deny with a reason)
-// and guard questions (continue / stop / guidance).
-type dialogs struct {
-	pending []*request
+// Model holds the questions waiting for the user and shows the first:
+// permission requests (allow once / for the session / deny with a reason),
+// guard questions (continue / stop / guidance) and plans to approve.
+type Model struct {
+	pending []*Request
 	typing  bool // entering a deny reason or guidance
 	text    textedit.Model
 	keys    keys.DialogKeys
@@ -31,36 +31,46 @@ type dialogs struct {
 	guardUntil time.Time
 }
 
-// typeAheadWindow is how recently the user must have typed into the
-// input for a question opening now to ignore keys for typeAheadGuard.
+// TypeAheadWindow is how recently the user must have typed into the
+// input for a question opening now to ignore keys for TypeAheadGuard.
 const (
-	typeAheadWindow = time.Second
-	typeAheadGuard  = 600 * time.Millisecond
+	TypeAheadWindow = time.Second
+	TypeAheadGuard  = 600 * time.Millisecond
 )
 
 // opened notes that a question became visible at now; lastTyped is when
 // the user last typed a character into the input.
-func (d *dialogs) opened(now, lastTyped time.Time) {
+func (d *Model) opened(now, lastTyped time.Time) {
 	d.guardUntil = time.Time{}
-	if !lastTyped.IsZero() && now.Sub(lastTyped) < typeAheadWindow {
-		d.guardUntil = now.Add(typeAheadGuard)
+	if !lastTyped.IsZero() && now.Sub(lastTyped) < TypeAheadWindow {
+		d.guardUntil = now.Add(TypeAheadGuard)
 	}
 }
 
-// typedAhead reports a key that arrived while the question guards
+// TypedAhead reports a key that arrived while the question guards
 // against keys typed for the input.
-func (d *dialogs) typedAhead(now time.Time) bool { return now.Before(d.guardUntil) }
+func (d *Model) TypedAhead(now time.Time) bool { return now.Before(d.guardUntil) }
 
-func newDialogs(keys keys.KeyMap) dialogs {
-	return dialogs{text: textedit.New("> ", 3, false, keys.Edit), keys: keys.Dialog}
+// New is a Model with no question waiting.
+func New(km keys.KeyMap) Model {
+	return Model{text: textedit.New("> ", 3, false, km.Edit), keys: km.Dialog}
 }
 
-func (d *dialogs) active() bool { return len(d.pending) > 0 }
+// Active reports whether a question waits for the user.
+func (d *Model) Active() bool { return len(d.pending) > 0 }
 
-func (d *dialogs) push(r *request) { d.pending = append(d.pending, r) }
+// Push queues a question that arrived at now; lastTyped is when the user
+// last typed into the input: a question that opens while the user types
+// ignores keys for a moment (TypedAhead).
+func (d *Model) Push(r *Request, now, lastTyped time.Time) {
+	d.pending = append(d.pending, r)
+	if len(d.pending) == 1 {
+		d.opened(now, lastTyped)
+	}
+}
 
-// prune drops questions whose asker stopped waiting (its task ended).
-func (d *dialogs) prune() {
+// Prune drops questions whose asker stopped waiting (its task ended).
+func (d *Model) Prune() {
 	kept := d.pending[:0]
 	for _, r := range d.pending {
 		if !r.withdrawn() {
@@ -73,9 +83,9 @@ func (d *dialogs) prune() {
 	d.pending = kept
 }
 
-// key handles a key while a dialog is up; it reports a line for the
+// Key handles a key while a dialog is up; it reports a line for the
 // transcript describing the decision ("" when none was made).
-func (d *dialogs) key(msg tea.KeyPressMsg) (string, tea.Cmd) {
+func (d *Model) Key(msg tea.KeyPressMsg) (string, tea.Cmd) {
 	r := d.pending[0]
 	if d.typing {
 		return d.typingKey(r, msg)
@@ -89,7 +99,7 @@ func (d *dialogs) key(msg tea.KeyPressMsg) (string, tea.Cmd) {
 	return d.guardKey(r, msg)
 }
 
-func (d *dialogs) planKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
+func (d *Model) planKey(r *Request, msg tea.KeyPressMsg) (string, tea.Cmd) {
 	switch k := d.keys; {
 	case key.Matches(msg, k.Approve):
 		return d.reply(r, answer{plan: agent.PlanVerdict{Approve: true}}, "approved the plan"), nil
@@ -101,7 +111,7 @@ func (d *dialogs) planKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
 	return "", nil
 }
 
-func (d *dialogs) permKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
+func (d *Model) permKey(r *Request, msg tea.KeyPressMsg) (string, tea.Cmd) {
 	switch k := d.keys; {
 	case key.Matches(msg, k.Allow):
 		return d.reply(r, answer{perm: permReply(true, false, "")}, "allowed "+r.perm.Tool+" once"), nil
@@ -115,7 +125,7 @@ func (d *dialogs) permKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
 	return "", nil
 }
 
-func (d *dialogs) guardKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
+func (d *Model) guardKey(r *Request, msg tea.KeyPressMsg) (string, tea.Cmd) {
 	switch k := d.keys; {
 	case key.Matches(msg, k.Continue):
 		return d.reply(r, answer{guard: guardReply(true, "")}, "told keel to continue"), nil
@@ -127,7 +137,7 @@ func (d *dialogs) guardKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
 	return "", nil
 }
 
-func (d *dialogs) typingKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
+func (d *Model) typingKey(r *Request, msg tea.KeyPressMsg) (string, tea.Cmd) {
 	switch {
 	case key.Matches(msg, d.keys.Back):
 		d.stopTyping()
@@ -150,35 +160,35 @@ func (d *dialogs) typingKey(r *request, msg tea.KeyPressMsg) (string, tea.Cmd) {
 	return "", nil
 }
 
-// paste passes pasted text to the reason box while typing.
-func (d *dialogs) paste(msg tea.PasteMsg) {
+// Paste passes pasted text to the reason box while typing.
+func (d *Model) Paste(msg tea.PasteMsg) {
 	if d.typing {
 		d.text.Update(msg)
 	}
 }
 
-func (d *dialogs) startTyping(placeholder string) tea.Cmd {
+func (d *Model) startTyping(placeholder string) tea.Cmd {
 	d.typing = true
 	d.text.Reset()
 	d.text.SetPlaceholder(placeholder)
 	return nil
 }
 
-func (d *dialogs) stopTyping() {
+func (d *Model) stopTyping() {
 	d.typing = false
 	d.text.Reset()
 }
 
 // reply answers the first question and moves to the next.
-func (d *dialogs) reply(r *request, a answer, line string) string {
+func (d *Model) reply(r *Request, a answer, line string) string {
 	r.answer(a)
 	d.pending = d.pending[1:]
 	d.stopTyping()
 	return line
 }
 
-// view renders the first question as a bordered box width columns wide.
-func (d *dialogs) view(st theme.Styles, width int) string {
+// View renders the first question as a bordered box width columns wide.
+func (d *Model) View(st theme.Styles, width int) string {
 	r := d.pending[0]
 	inner := max(width-4, 10)
 	var lines []string
@@ -200,7 +210,7 @@ func (d *dialogs) view(st theme.Styles, width int) string {
 	return st.Dialog.Width(width).Render(strings.Join(lines, "\n"))
 }
 
-func (d *dialogs) permLines(st theme.Styles, r *request, width int) []string {
+func (d *Model) permLines(st theme.Styles, r *Request, width int) []string {
 	p := r.perm
 	title := "Allow " + p.Tool + "?"
 	if p.Destructive {
@@ -228,7 +238,7 @@ func (d *dialogs) permLines(st theme.Styles, r *request, width int) []string {
 	return lines
 }
 
-func (d *dialogs) guardLines(st theme.Styles, r *request, width int) []string {
+func (d *Model) guardLines(st theme.Styles, r *Request, width int) []string {
 	in := r.guard
 	lines := []string{st.Title.Render("keel stopped a loop — continue?")}
 	lines = append(lines, common.Wrap(st.Status, in.Why, width)...)
@@ -239,7 +249,7 @@ func (d *dialogs) guardLines(st theme.Styles, r *request, width int) []string {
 }
 
 // planLines shows a plan for approval before its first side effect.
-func (d *dialogs) planLines(st theme.Styles, p *agent.Plan, width int) []string {
+func (d *Model) planLines(st theme.Styles, p *agent.Plan, width int) []string {
 	lines := []string{st.Title.Render("Approve the plan before keel changes anything?")}
 	lines = append(lines, common.Wrap(st.Bold, p.Goal, width)...)
 	if p.Strategy != "" {
@@ -255,7 +265,7 @@ func (d *dialogs) planLines(st theme.Styles, p *agent.Plan, width int) []string 
 }
 
 // hints is the line of keys under a question, from the bindings' help.
-func (d *dialogs) hints(st theme.Styles, width int, bs ...key.Binding) string {
+func (d *Model) hints(st theme.Styles, width int, bs ...key.Binding) string {
 	parts := make([]string, len(bs))
 	for i, b := range bs {
 		parts[i] = st.StatusKey.Render(b.Help().Key) + " " + b.Help().Desc

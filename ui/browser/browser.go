@@ -1,4 +1,12 @@
-package ui
+// Package browser is the datalog browser (ctrl+l, /log, /resume): the
+// sessions list (type to filter), a session's round timeline, and one
+// round in full, from which a session can be resumed. It reads the
+// datalog only in commands (ListSessions, LoadSession), whose results
+// (SessionsMsg, DetailMsg) the root model passes to Loaded; a key it
+// cannot act on alone comes back as an Action for the root (close, load,
+// resume). Everything it draws from the datalog is sanitised: it is the
+// model's and the tools' text.
+package browser
 
 import (
 	"context"
@@ -21,9 +29,9 @@ const (
 	levelRound                       // one round in full
 )
 
-// browser is the datalog browser: sessions → a session's rounds → a round.
+// Model is the datalog browser: sessions → a session's rounds → a round.
 // It reads the datalog only in commands; their results arrive as messages.
-type browser struct {
+type Model struct {
 	level    browseLevel
 	sessions []datalog.Session
 	filter   string
@@ -39,40 +47,41 @@ type browser struct {
 	keys     keys.BrowserKeys
 }
 
-// newBrowser is a browser waiting for its sessions list.
-func newBrowser(keys keys.BrowserKeys) *browser { return &browser{loading: true, keys: keys} }
+// New is a browser waiting for its sessions list (ListSessions).
+func New(km keys.BrowserKeys) *Model { return &Model{loading: true, keys: km} }
 
-// sessionsMsg carries the sessions list, loaded in a command.
-type sessionsMsg struct {
-	sessions []datalog.Session
-	err      error
+// SessionsMsg carries the sessions list, loaded in a command.
+type SessionsMsg struct {
+	Sessions []datalog.Session
+	Err      error
 }
 
-// detailMsg carries one session's rounds, loaded in a command.
-type detailMsg struct {
-	detail *datalog.SessionDetail
-	err    error
+// DetailMsg carries one session's rounds, loaded in a command.
+type DetailMsg struct {
+	Detail *datalog.SessionDetail
+	Err    error
 }
 
-// listSessions loads the newest sessions. db is captured, not read from the
-// model, so the command touches no model state.
-func listSessions(db *datalog.DB) tea.Cmd {
+// ListSessions loads the newest sessions. db is captured, not read from
+// the model, so the command touches no model state.
+func ListSessions(db *datalog.DB) tea.Cmd {
 	return func() tea.Msg {
 		s, err := db.ListSessions(context.Background(), datalog.Filter{Limit: 500})
-		return sessionsMsg{sessions: s, err: err}
+		return SessionsMsg{Sessions: s, Err: err}
 	}
 }
 
-func loadSession(db *datalog.DB, id string) tea.Cmd {
+// LoadSession loads one session's rounds.
+func LoadSession(db *datalog.DB, id string) tea.Cmd {
 	return func() tea.Msg {
 		d, err := db.LoadSession(context.Background(), id)
-		return detailMsg{detail: d, err: err}
+		return DetailMsg{Detail: d, Err: err}
 	}
 }
 
 // filtered is the sessions whose id, model, project or first prompt
 // contain the filter (case-insensitive).
-func (b *browser) filtered() []datalog.Session {
+func (b *Model) filtered() []datalog.Session {
 	if b.filter == "" {
 		return b.sessions
 	}
@@ -87,8 +96,8 @@ func (b *browser) filtered() []datalog.Session {
 	return out
 }
 
-// selectedID is the session the cursor is on ("" when none).
-func (b *browser) selectedID() string {
+// SelectedID is the session the cursor is on ("" when none).
+func (b *Model) SelectedID() string {
 	if b.level != levelSessions && b.detail != nil {
 		return b.detail.Session.ID
 	}
@@ -99,18 +108,19 @@ func (b *browser) selectedID() string {
 	return fs[b.cursor].ID
 }
 
-// browseAction is what a key in the browser asks the root model to do.
-type browseAction int
+// Action is what a key in the browser asks the root model to do.
+type Action int
 
 const (
-	browseNone   browseAction = iota
-	browseClose               // leave the browser
-	browseLoad                // load the selected session's rounds
-	browseResume              // resume the selected session
+	None   Action = iota
+	Close         // leave the browser
+	Load          // load the selected session's rounds (LoadSession)
+	Resume        // resume the selected session
 )
 
-// key handles one key; the root model carries out the returned action.
-func (b *browser) key(k tea.KeyPressMsg, height int) browseAction {
+// Key handles one key (height is the rows a round in full scrolls by); the
+// root model carries out the returned action.
+func (b *Model) Key(k tea.KeyPressMsg, height int) Action {
 	switch b.level {
 	case levelSessions:
 		return b.sessionsKey(k)
@@ -122,7 +132,7 @@ func (b *browser) key(k tea.KeyPressMsg, height int) browseAction {
 
 // sessionsKey moves in the sessions list; printable keys type the filter
 // (so r and k are letters here, and ctrl+r resumes).
-func (b *browser) sessionsKey(msg tea.KeyPressMsg) browseAction {
+func (b *Model) sessionsKey(msg tea.KeyPressMsg) Action {
 	k := b.keys
 	switch {
 	case typed(msg):
@@ -136,24 +146,24 @@ func (b *browser) sessionsKey(msg tea.KeyPressMsg) browseAction {
 	case key.Matches(msg, k.Back):
 		if b.filter != "" {
 			b.filter, b.cursor = "", 0
-			return browseNone
+			return None
 		}
-		return browseClose
+		return Close
 	case key.Matches(msg, k.Up):
 		b.cursor = max(b.cursor-1, 0)
 	case key.Matches(msg, k.Down):
 		b.cursor = min(b.cursor+1, max(len(b.filtered())-1, 0))
 	case key.Matches(msg, k.Open):
-		if b.selectedID() != "" {
+		if b.SelectedID() != "" {
 			b.loading = true
-			return browseLoad
+			return Load
 		}
 	case key.Matches(msg, k.Resume):
-		if b.selectedID() != "" {
-			return browseResume
+		if b.SelectedID() != "" {
+			return Resume
 		}
 	}
-	return browseNone
+	return None
 }
 
 // typed reports a key that types printable text (shift aside).
@@ -169,7 +179,7 @@ func typed(msg tea.KeyPressMsg) bool {
 	return true
 }
 
-func (b *browser) roundsKey(msg tea.KeyPressMsg) browseAction {
+func (b *Model) roundsKey(msg tea.KeyPressMsg) Action {
 	n := 0
 	if b.detail != nil {
 		n = len(b.detail.Rounds)
@@ -190,12 +200,12 @@ func (b *browser) roundsKey(msg tea.KeyPressMsg) browseAction {
 			b.level, b.round, b.scroll = levelRound, nil, 0
 		}
 	case key.Matches(msg, k.Resume):
-		return browseResume
+		return Resume
 	}
-	return browseNone
+	return None
 }
 
-func (b *browser) roundKey(msg tea.KeyPressMsg, height int) browseAction {
+func (b *Model) roundKey(msg tea.KeyPressMsg, height int) Action {
 	switch k := b.keys; {
 	case key.Matches(msg, k.Back):
 		b.level = levelRounds
@@ -210,23 +220,23 @@ func (b *browser) roundKey(msg tea.KeyPressMsg, height int) browseAction {
 	case key.Matches(msg, k.Top):
 		b.scroll = 0
 	case key.Matches(msg, k.Resume):
-		return browseResume
+		return Resume
 	}
-	return browseNone
+	return None
 }
 
-// loaded takes a command's result.
-func (b *browser) loaded(msg tea.Msg) {
+// Loaded takes a command's result (a SessionsMsg or a DetailMsg).
+func (b *Model) Loaded(msg tea.Msg) {
 	b.loading = false
 	switch msg := msg.(type) {
-	case sessionsMsg:
-		b.err = errText(msg.err)
-		b.sessions = msg.sessions
+	case SessionsMsg:
+		b.err = errText(msg.Err)
+		b.sessions = msg.Sessions
 		b.cursor = 0
-	case detailMsg:
-		b.err = errText(msg.err)
-		if msg.err == nil {
-			b.detail, b.level, b.cursor, b.roundTop = msg.detail, levelRounds, 0, 0
+	case DetailMsg:
+		b.err = errText(msg.Err)
+		if msg.Err == nil {
+			b.detail, b.level, b.cursor, b.roundTop = msg.Detail, levelRounds, 0, 0
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package browser
 
 import (
 	"fmt"
@@ -12,10 +12,10 @@ import (
 	"github.com/keel-dev/keel/ui/theme"
 )
 
-// view renders the browser for width × height. What the datalog holds is
+// View renders the browser for width × height. What the datalog holds is
 // the model's and the tools' text: every piece of it is sanitised (clean,
 // oneLine, keyArgument) before it is styled.
-func (b *browser) view(st theme.Styles, width, height int) string {
+func (b *Model) View(st theme.Styles, width, height int) string {
 	var title, help string
 	var body []string
 	switch b.level {
@@ -54,7 +54,7 @@ func (b *browser) view(st theme.Styles, width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
-func (b *browser) sessionLines(st theme.Styles, width, height int) []string {
+func (b *Model) sessionLines(st theme.Styles, width, height int) []string {
 	fs := b.filtered()
 	if len(fs) == 0 {
 		if b.loading {
@@ -90,7 +90,7 @@ func cursorLine(st theme.Styles, on bool, row string, width int) string {
 
 // roundLines draws the timeline from roundTop, moving it so the cursor's
 // round is on screen; only the rounds drawn are formatted.
-func (b *browser) roundLines(st theme.Styles, width, height int) []string {
+func (b *Model) roundLines(st theme.Styles, width, height int) []string {
 	rounds := b.detail.Rounds
 	if len(rounds) == 0 {
 		return []string{st.Dim.Render("this session has no rounds")}
@@ -117,7 +117,7 @@ func (b *browser) roundLines(st theme.Styles, width, height int) []string {
 
 // roundSummary is one round's timeline block: its head line, then its tool
 // calls, interventions and plan changes.
-func (b *browser) roundSummary(st theme.Styles, i, width int) []string {
+func (b *Model) roundSummary(st theme.Styles, i, width int) []string {
 	rd := b.detail.Rounds[i]
 	rr := rd.Round
 	head := fmt.Sprintf("round %d · task %d · %s · in %s out %s · %s", rr.Seq, rr.TaskSeq, termtext.Duration(rr.Duration),
@@ -145,7 +145,7 @@ func (b *browser) roundSummary(st theme.Styles, i, width int) []string {
 
 // roundDetail renders the open round in full once per width, then shows
 // the scrolled window of it.
-func (b *browser) roundDetail(st theme.Styles, width, height int) []string {
+func (b *Model) roundDetail(st theme.Styles, width, height int) []string {
 	if b.round == nil || b.roundW != width {
 		b.round, b.roundW = roundFull(st, b.detail.Rounds[b.cursor], width), width
 	}

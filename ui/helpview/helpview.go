@@ -1,4 +1,11 @@
-package ui
+// Package helpview is the `?` overlay: every binding of the KeyMap,
+// section by section (keys.KeyMap.Sections), and the slash commands the
+// root model lists, in as many columns as fit, each key and word shown
+// however small the screen (one wrapped column when two do not fit). It
+// scrolls when it is taller than its room; any key but the scroll keys
+// closes it. The Model owns only whether it is open and its scroll
+// position.
+package helpview
 
 import (
 	"fmt"
@@ -13,21 +20,22 @@ import (
 	"github.com/keel-dev/keel/ui/theme"
 )
 
-// helpView is the `?` overlay: every binding of the KeyMap, section by
-// section, and the slash commands. It scrolls when it is taller than the
-// room it has; any key but the scroll keys closes it.
-type helpView struct {
+// Model is the help's state: open or not, and the first line shown.
+type Model struct {
 	open bool
 	top  int // first line shown
 }
 
-// show opens the help at its top.
-func (h *helpView) show() { h.open, h.top = true, 0 }
+// Show opens the help at its top.
+func (h *Model) Show() { h.open, h.top = true, 0 }
 
-// key scrolls or closes the help; maxTop is the last useful first line
+// Open reports whether the help shows.
+func (h *Model) Open() bool { return h.open }
+
+// Key scrolls or closes the help; maxTop is the last useful first line
 // and page how far pgup and pgdn go (a window less a line, so nothing is
 // skipped on a small screen).
-func (h *helpView) key(msg tea.KeyPressMsg, k keys.HelpKeys, maxTop, page int) {
+func (h *Model) Key(msg tea.KeyPressMsg, k keys.HelpKeys, maxTop, page int) {
 	page = max(page, 1)
 	switch {
 	case key.Matches(msg, k.LineUp):
@@ -43,19 +51,20 @@ func (h *helpView) key(msg tea.KeyPressMsg, k keys.HelpKeys, maxTop, page int) {
 	}
 }
 
-func (h *helpView) scroll(n, maxTop int) { h.top = max(min(h.top+n, maxTop), 0) }
+func (h *Model) scroll(n, maxTop int) { h.top = max(min(h.top+n, maxTop), 0) }
 
-// maxTop is the last first line that still fills height rows.
-func helpMaxTop(total, height int) int { return max(total-(height-1), 0) }
+// MaxTop is the last first line that still fills height rows, for total
+// lines.
+func MaxTop(total, height int) int { return max(total-(height-1), 0) }
 
-// view is the help for width × at most height rows: all of it when it
+// View is the help for width × at most height rows: all of it when it
 // fits, else a window from top with a line saying how to scroll, as
 // short as width needs.
-func (h *helpView) view(all []string, width, height int) []string {
+func (h *Model) View(all []string, width, height int) []string {
 	if len(all) <= height {
 		return all
 	}
-	top := min(h.top, helpMaxTop(len(all), height))
+	top := min(h.top, MaxTop(len(all), height))
 	end := min(top+height-1, len(all))
 	out := append([]string(nil), all[top:end]...)
 	return append(out, scrollLine(top+1, end, len(all), width))
@@ -76,33 +85,32 @@ func scrollLine(first, last, total, width int) string {
 	return fmt.Sprintf("%d–%d/%d", first, last, total)
 }
 
-// helpEntry is one line of the help: a key (or a command) and what it
-// does.
-type helpEntry struct{ key, desc string }
+// Entry is one line of the help: a key (or a command) and what it does.
+type Entry struct{ Key, Desc string }
 
 // helpSection is a titled group of entries.
 type helpSection struct {
 	title   string
-	entries []helpEntry
+	entries []Entry
 }
 
 // helpSections are the commands, then every section of the KeyMap.
-func helpSections(km keys.KeyMap, commands []helpEntry) []helpSection {
+func helpSections(km keys.KeyMap, commands []Entry) []helpSection {
 	out := []helpSection{{"Commands (Tab completes)", commands}}
 	for _, s := range km.Sections() {
 		hs := helpSection{title: s.Title}
 		for _, b := range s.Keys {
-			hs.entries = append(hs.entries, helpEntry{b.Help().Key, b.Help().Desc})
+			hs.entries = append(hs.entries, Entry{b.Help().Key, b.Help().Desc})
 		}
 		out = append(out, hs)
 	}
 	return out
 }
 
-// helpLines is the whole help for width columns: the slash commands and
+// Lines is the whole help for width columns: the slash commands and
 // the key sections in as many columns as fit; when even two do not, one
 // column with long lines wrapped, so every key and every word shows.
-func helpLines(st theme.Styles, km keys.KeyMap, commands []helpEntry, width int) []string {
+func Lines(st theme.Styles, km keys.KeyMap, commands []Entry, width int) []string {
 	sections := helpSections(km, commands)
 	blocks := func(wrap int) [][]string {
 		out := make([][]string, len(sections))
@@ -123,7 +131,7 @@ func helpLines(st theme.Styles, km keys.KeyMap, commands []helpEntry, width int)
 func helpBlock(st theme.Styles, s helpSection, wrap int) []string {
 	kw := 0
 	for _, e := range s.entries {
-		kw = max(kw, ansi.StringWidth(e.key))
+		kw = max(kw, ansi.StringWidth(e.Key))
 	}
 	lines := []string{st.Title.Render(s.title)}
 	if wrap > 0 {
@@ -131,19 +139,19 @@ func helpBlock(st theme.Styles, s helpSection, wrap int) []string {
 		kw = min(kw, wrap/3) // a long key wraps too, rather than squeeze its text
 	}
 	for _, e := range s.entries {
-		lines = append(lines, helpEntryLines(st, e, kw, wrap)...)
+		lines = append(lines, entryLines(st, e, kw, wrap)...)
 	}
 	return lines
 }
 
-// helpEntryLines draws one entry: the key padded to kw, then its
+// entryLines draws one entry: the key padded to kw, then its
 // description; with wrap > 0, both wrap inside their columns.
-func helpEntryLines(st theme.Styles, e helpEntry, kw, wrap int) []string {
+func entryLines(st theme.Styles, e Entry, kw, wrap int) []string {
 	if wrap <= 0 {
-		return []string{st.Help.FullKey.Render(common.Fit(e.key, kw)) + " " + st.Help.FullDesc.Render(e.desc)}
+		return []string{st.Help.FullKey.Render(common.Fit(e.Key, kw)) + " " + st.Help.FullDesc.Render(e.Desc)}
 	}
-	keys := strings.Split(ansi.Wrap(e.key, max(kw, 1), ""), "\n")
-	descs := strings.Split(ansi.Wrap(e.desc, max(wrap-kw-1, 1), ""), "\n")
+	keys := strings.Split(ansi.Wrap(e.Key, max(kw, 1), ""), "\n")
+	descs := strings.Split(ansi.Wrap(e.Desc, max(wrap-kw-1, 1), ""), "\n")
 	out := make([]string, max(len(keys), len(descs)))
 	for i := range out {
 		k, d := "", ""

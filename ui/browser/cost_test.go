@@ -1,4 +1,4 @@
-package ui
+package browser
 
 import (
 	"strings"
@@ -6,12 +6,13 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/ui/theme"
 )
 
 // TestBrowserRoundCost: a logged round's cost is shown by costText, and a
 // round that used tokens at no cost had no price.
 func TestBrowserRoundCost(t *testing.T) {
-	st := newTestModel(t, 120, 30).st
+	st := theme.New(true, false)
 	for _, tt := range []struct {
 		cost float64
 		want string

@@ -1,4 +1,12 @@
-package ui
+// Package statusbar is the line at the bottom of the screen: what the
+// agent is doing (with the spinner, and the countdown to a rate-limited
+// retry, run down by the spinner's ticks), the provider and model, context
+// use, the session's tokens and cost (a resumed session's earlier use
+// counted), tool calls and the next checkpoint; or, instead, one
+// transient hint a key left ("press ctrl+c again to quit"). The Model
+// owns those figures, fed from the agent's events by the root model, and
+// reports them for /cost.
+package statusbar
 
 import (
 	"fmt"
@@ -13,9 +21,9 @@ import (
 	"github.com/keel-dev/keel/ui/theme"
 )
 
-// statusBar shows the agent's state, provider and model, context use,
+// Model shows the agent's state, provider and model, context use,
 // tokens and cost, tool calls and the next checkpoint.
-type statusBar struct {
+type Model struct {
 	state     agent.State
 	detail    string        // the state's detail, e.g. the halt reason
 	retryIn   time.Duration // the countdown to a rate-limited retry
@@ -43,15 +51,22 @@ type statusBar struct {
 	hint       string // one transient line, e.g. "press ctrl+c again to quit"
 }
 
-// newStatusBar is the bar for a session's provider and model.
-func newStatusBar(opts Options) statusBar {
-	return statusBar{provider: opts.ProviderLabel, model: opts.Model, demo: opts.Demo,
-		window: opts.ContextWindow, cadence: opts.Cadence}
+// Options are what the bar shows before the agent says anything.
+type Options struct {
+	Provider, Model string
+	ContextWindow   int  // tokens; 0 when unknown
+	Cadence         int  // tool calls between checkpoints; 0 when off
+	Demo            bool // the scripted demo model, not a provider
 }
 
-// startUsage starts the session's figures from what it used before this
+// New is the bar for a session's provider and model.
+func New(o Options) Model {
+	return Model{provider: o.Provider, model: o.Model, demo: o.Demo, window: o.ContextWindow, cadence: o.Cadence}
+}
+
+// StartUsage starts the session's figures from what it used before this
 // run (a resumed session's datalog totals; zero for a new one).
-func (s *statusBar) startUsage(t datalog.Totals) {
+func (s *Model) StartUsage(t datalog.Totals) {
 	s.base.in, s.base.out, s.base.cost = t.TokensIn, t.TokensOut, t.Cost
 	s.tokensIn, s.tokensOut, s.cost = t.TokensIn, t.TokensOut, nil
 	s.task, s.taskBase, s.toolCalls = llm.Usage{}, 0, 0
@@ -60,51 +75,55 @@ func (s *statusBar) startUsage(t datalog.Totals) {
 	}
 }
 
-// setHint shows one transient line instead of the bar ("" clears it).
-func (s *statusBar) setHint(h string) { s.hint = h }
+// SetHint shows one transient line instead of the bar ("" clears it).
+func (s *Model) SetHint(h string) { s.hint = h }
 
-// setCancelling says a cancel was asked for (or is over).
-func (s *statusBar) setCancelling(c bool) { s.cancelling = c }
+// Hint is the transient line shown instead of the bar ("" when none).
+func (s *Model) Hint() string { return s.hint }
 
-// setModel and setProvider change the label; "" keeps the current one.
-func (s *statusBar) setModel(m string) {
+// SetCancelling says a cancel was asked for (or is over).
+func (s *Model) SetCancelling(c bool) { s.cancelling = c }
+
+// SetModel and setProvider change the label; "" keeps the current one.
+func (s *Model) SetModel(m string) {
 	if m != "" {
 		s.model = m
 	}
 }
 
-func (s *statusBar) setProvider(p string) {
+// SetProvider changes the provider's label; "" keeps the current one.
+func (s *Model) SetProvider(p string) {
 	if p != "" {
 		s.provider = p
 	}
 }
 
-// setCadence shows a new checkpoint cadence; 0 drops the countdown.
-func (s *statusBar) setCadence(n int) {
+// SetCadence shows a new checkpoint cadence; 0 drops the countdown.
+func (s *Model) SetCadence(n int) {
 	s.cadence = n
 	if n == 0 {
 		s.nextCheck = 0
 	}
 }
 
-// stateChanged shows the agent's new state; leaving retrying ends the
+// StateChanged shows the agent's new state; leaving retrying ends the
 // countdown.
-func (s *statusBar) stateChanged(to agent.State, detail string) {
+func (s *Model) StateChanged(to agent.State, detail string) {
 	s.state, s.detail = to, detail
 	if to != agent.StateRetrying {
 		s.retryIn = 0
 	}
 }
 
-// retrying starts the countdown to a retry wait from now; the spinner's
+// Retrying starts the countdown to a retry wait from now; the spinner's
 // ticks run it down (tick).
-func (s *statusBar) retrying(wait time.Duration) {
+func (s *Model) Retrying(wait time.Duration) {
 	s.state = agent.StateRetrying
 	s.retryIn, s.retryAt = wait, time.Time{}
 }
 
-// tick runs the retry countdown at the spinner's tick at.
-func (s *statusBar) tick(at time.Time) {
+// Tick runs the retry countdown at the spinner's tick at.
+func (s *Model) Tick(at time.Time) {
 	if s.retryIn <= 0 {
 		return
 	}
@@ -114,7 +133,8 @@ func (s *statusBar) tick(at time.Time) {
 	s.retryIn = max(s.retryAt.Sub(at), 0)
 }
 
-func (s *statusBar) usage(u agent.UsageUpdated) {
+// Usage takes the figures of a round that ended.
+func (s *Model) Usage(u agent.UsageUpdated) {
 	if u.Task == u.Round { // a task's first round: its cost starts here
 		s.taskBase = 0
 		if s.cost != nil {
@@ -137,7 +157,7 @@ func (s *statusBar) usage(u agent.UsageUpdated) {
 }
 
 // stateText says what the agent is doing, in words.
-func (s *statusBar) stateText() string {
+func (s *Model) stateText() string {
 	switch {
 	case s.cancelling:
 		return "cancelling…"
@@ -155,7 +175,8 @@ func (s *statusBar) stateText() string {
 	return string(s.state)
 }
 
-func (s *statusBar) working() bool {
+// Working reports whether the agent is busy (the spinner turns).
+func (s *Model) Working() bool {
 	switch s.state {
 	case "", agent.StateIdle, agent.StateDone, agent.StateHalted, agent.StateFailed:
 		return false
@@ -163,19 +184,19 @@ func (s *statusBar) working() bool {
 	return true
 }
 
-// view renders one line for width columns; the right part is dropped
+// View renders one line for width columns; the right part is dropped
 // piece by piece when there is no room.
-func (s *statusBar) view(st theme.Styles, spin string, width int) string {
+func (s *Model) View(st theme.Styles, spin string, width int) string {
 	if s.hint != "" {
 		return st.Warn.Render(ansi.Truncate(s.hint, width, "…"))
 	}
 	state := s.stateText()
-	if s.working() && !s.cancelling {
+	if s.Working() && !s.cancelling {
 		state = spin + " " + state
 	}
 	left := st.StatusKey.Render(state)
 	var parts []string
-	parts = append(parts, s.modelLabel())
+	parts = append(parts, s.ModelLabel())
 	if s.window > 0 {
 		parts = append(parts, fmt.Sprintf("ctx %d%%", s.ctxTokens*100/s.window))
 	}
@@ -198,7 +219,8 @@ func (s *statusBar) view(st theme.Styles, spin string, width int) string {
 	return ansi.Truncate(left, width, "…")
 }
 
-func (s *statusBar) modelLabel() string {
+// ModelLabel is the provider and model as the bar names them.
+func (s *Model) ModelLabel() string {
 	if s.demo {
 		return "demo model (scripted, no LLM)"
 	}
@@ -213,10 +235,28 @@ func (s *statusBar) modelLabel() string {
 
 // taskCost is the current (or last) task's cost: what the session's grew
 // by since the task began; nil when no price is known.
-func (s *statusBar) taskCost() *float64 {
+func (s *Model) taskCost() *float64 {
 	if s.cost == nil {
 		return nil
 	}
 	c := *s.cost - s.taskBase
 	return &c
+}
+
+// CostReport is /cost's answer: the tokens and cost of the current (or
+// last) task and of the session, from the figures the bar keeps.
+func (s *Model) CostReport() string {
+	if s.tokensIn == 0 && s.tokensOut == 0 {
+		return "cost: no tokens used yet in this session"
+	}
+	line := func(label string, u llm.Usage, cost *float64) string {
+		return fmt.Sprintf("%-8s %s in · %s out · %s", label, common.Thousands(u.PromptTokens), common.Thousands(u.CompletionTokens), common.Cost(cost))
+	}
+	lines := []string{"cost",
+		line("task", s.task, s.taskCost()),
+		line("session", llm.Usage{PromptTokens: s.tokensIn, CompletionTokens: s.tokensOut}, s.cost)}
+	if s.cost == nil {
+		lines = append(lines, "no price is configured for this model: set input_price_per_mtok and output_price_per_mtok in its [providers.NAME]")
+	}
+	return strings.Join(lines, "\n")
 }

@@ -1,4 +1,4 @@
-package ui
+package planpanel
 
 import (
 	"strings"
@@ -11,11 +11,11 @@ import (
 // TestPlanPanelNamesToolsAsTheCheckpoint: the footer's success rates use
 // the checkpoint's words (grep is "search"), from discipline.
 func TestPlanPanelNamesToolsAsTheCheckpoint(t *testing.T) {
-	var p planPanel
-	p.setPlan(agent.Plan{Goal: "g", Steps: []agent.Step{{Title: "s"}}})
-	p.toolDone("grep", true)
-	p.toolDone("grep", false)
-	p.toolDone("read_file", true)
+	var p Model
+	p.SetPlan(agent.Plan{Goal: "g", Steps: []agent.Step{{Title: "s"}}})
+	p.ToolDone("grep", true)
+	p.ToolDone("grep", false)
+	p.ToolDone("read_file", true)
 	got := ""
 	for _, l := range p.footer() {
 		if strings.HasPrefix(l, "tools: ") {
