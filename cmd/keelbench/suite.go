@@ -23,31 +23,27 @@ func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, e
 	if err != nil {
 		return 1, err
 	}
-	var base *Measurements
+	bins := []string{o.keel}
 	if ref != "" {
 		bin, cleanup, err := BuildBaseline(ctx, ref, stderr)
 		if err != nil {
 			return 1, err
 		}
 		defer cleanup()
-		fmt.Fprintf(stderr, "keelbench: measuring the baseline %s\n", ref)
-		bm, err := o.measure(ctx, bin, b, stderr)
-		if err != nil {
-			return 1, fmt.Errorf("the baseline %s: %w", ref, err)
-		}
-		bm.Skipped[SourceGoBench] = "Go benchmarks: keel's packages only"
-		base = &bm
+		bins = append(bins, bin)
 	}
-	fmt.Fprintf(stderr, "keelbench: measuring %s\n", o.keel)
-	m, err := o.measure(ctx, o.keel, b, stderr)
+	all, err := o.measure(ctx, bins, b, stderr)
 	if err != nil {
 		return 1, err
 	}
+	m := all[0]
+	var base *Measurements
+	if ref != "" {
+		base = &all[1]
+		base.Skipped[SourceGoBench] = "Go benchmarks: keel's packages only"
+	}
 	if err := o.readGoBench(b, &m); err != nil {
 		return 1, err
-	}
-	if b.NeedsPeer() {
-		o.measurePeerIdle(ctx, &m, stderr)
 	}
 	label := ""
 	if ref != "" {
@@ -56,56 +52,87 @@ func (o options) runSuite(ctx context.Context, stdout, stderr io.Writer) (int, e
 	return o.printSuite(stdout, Evaluate(b, m, base), label)
 }
 
-// measure runs every figure but the Go benchmarks against the keel binary.
-func (o options) measure(ctx context.Context, keel string, b Budgets, stderr io.Writer) (Measurements, error) {
-	fi, err := os.Stat(keel)
-	if err != nil {
-		return Measurements{}, fmt.Errorf("no keel binary at %s", keel)
+// measure runs every figure but the Go benchmarks against each keel
+// binary. The binaries take turns figure by figure, so a machine whose
+// speed drifts over the minutes of a suite moves their columns alike.
+func (o options) measure(ctx context.Context, bins []string, b Budgets, stderr io.Writer) ([]Measurements, error) {
+	all := make([]Measurements, len(bins))
+	for i, keel := range bins {
+		fi, err := os.Stat(keel)
+		if err != nil {
+			return nil, fmt.Errorf("no keel binary at %s", keel)
+		}
+		all[i] = Measurements{Headless: map[int]Result{}, Floor: map[int]Result{}, Exec: map[string]float64{}, Skipped: map[string]string{}, BinaryBytes: float64(fi.Size())}
 	}
-	o.keel = keel
-	m := Measurements{Headless: map[int]Result{}, Floor: map[int]Result{}, Exec: map[string]float64{}, Skipped: map[string]string{}, BinaryBytes: float64(fi.Size())}
 	runs := b.Runs
 	if runs < 1 {
 		runs = o.runs
 	}
+	each := func(what string, f func(keel string, m *Measurements) error) error {
+		for i, keel := range bins {
+			fmt.Fprintf(stderr, "keelbench: %s: %s\n", keel, what)
+			if err := f(keel, &all[i]); err != nil {
+				return fmt.Errorf("%s: %s: %w", keel, what, err)
+			}
+		}
+		return nil
+	}
 	for _, n := range b.RoundCounts(SourceKeelbench) {
-		fmt.Fprintf(stderr, "keelbench: %d rounds × %d runs\n", n, runs)
 		w := o.workload()
 		w.Rounds = n
-		r, err := RunMedian(ctx, keel, w, runs)
+		err := each(fmt.Sprintf("%d rounds × %d runs", n, runs), func(keel string, m *Measurements) error {
+			r, err := RunMedian(ctx, keel, w, runs)
+			m.Headless[n] = r
+			return err
+		})
 		if err != nil {
-			return m, fmt.Errorf("the %d-round workload: %w", n, err)
+			return nil, err
 		}
-		m.Headless[n] = r
 	}
 	for _, n := range b.RoundCounts(SourceFloor) {
-		fmt.Fprintf(stderr, "keelbench: the null client, %d rounds × %d runs\n", n, runs)
 		w := o.workload()
 		w.Rounds, w.NullClient = n, true
-		r, err := RunMedian(ctx, keel, w, runs)
+		err := each(fmt.Sprintf("the null client, %d rounds × %d runs", n, runs), func(keel string, m *Measurements) error {
+			r, err := RunMedian(ctx, keel, w, runs)
+			m.Floor[n] = r
+			return err
+		})
 		if err != nil {
-			return m, fmt.Errorf("the null client's %d-round workload: %w", n, err)
+			return nil, err
 		}
-		m.Floor[n] = r
 	}
 	for _, args := range b.ExecArgs() {
-		fmt.Fprintf(stderr, "keelbench: keel %s × %d\n", execKey(args), execRuns)
-		v, err := ExecMedian(ctx, keel, args, execRuns)
+		err := each(fmt.Sprintf("keel %s × %d", execKey(args), execRuns), func(keel string, m *Measurements) error {
+			v, err := ExecMedian(ctx, keel, args, execRuns)
+			m.Exec[execKey(args)] = v
+			return err
+		})
 		if err != nil {
-			return m, err
+			return nil, err
 		}
-		m.Exec[execKey(args)] = v
 	}
-	if b.Needs(SourceTUIIdle) {
-		o.measureTUIIdle(ctx, &m, stderr)
+	for i, keel := range bins {
+		o.keel = keel
+		if b.Needs(SourceTUIIdle) {
+			o.measureTUIIdle(ctx, &all[i], stderr)
+		}
 	}
-	if b.Needs(SourceTUISession) {
-		o.measureTUISession(ctx, &m, stderr)
+	if b.NeedsPeer() { // right after keel's, on the machine as it is then
+		o.measurePeerIdle(ctx, &all[0], stderr)
 	}
-	if b.Needs(SourceFirstPaint) {
-		o.measureFirstPaint(ctx, &m, stderr)
+	for i, keel := range bins {
+		o.keel = keel
+		if b.Needs(SourceTUISession) {
+			o.measureTUISession(ctx, &all[i], stderr)
+		}
 	}
-	return m, nil
+	for i, keel := range bins {
+		o.keel = keel
+		if b.Needs(SourceFirstPaint) {
+			o.measureFirstPaint(ctx, &all[i], stderr)
+		}
+	}
+	return all, nil
 }
 
 // readGoBench loads the go test output named by -gobench, or marks the Go
