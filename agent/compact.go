@@ -32,6 +32,9 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 	s.setState(StateCompacting, fmt.Sprintf("compaction %d of %d", t.compaction.compactions, s.opts.Limits.MaxCompactions))
 	usage, err := s.compactHistory(ctx, t.prompt)
 	t.limits.usage = t.limits.usage.Add(usage)
+	if err == nil {
+		s.resumeState("")
+	}
 	switch {
 	case errors.Is(err, errNothingToCompact):
 		return overflow
@@ -123,6 +126,7 @@ func (s *Session) summarize(ctx context.Context, msgs []llm.Message) (string, ll
 func (s *Session) compactedPreamble(prompt, summary string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s to fit the context window.]\n\nThe task: %s\n\nSummary of the work so far:\n%s\n", llm.CompactedMark, prompt, strings.TrimSpace(summary))
+	b.WriteString(notesBlock(s.Notes()))
 	if p := s.Plan(); p != nil {
 		data, _ := json.Marshal(p)
 		fmt.Fprintf(&b, "\nThe current plan (keep it up to date with update_plan):\n%s\n", data)

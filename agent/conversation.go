@@ -1,9 +1,7 @@
 package agent
 
 import (
-	"fmt"
 	"sync"
-	"time"
 
 	"github.com/keel-dev/keel/agent/llm"
 )
@@ -21,6 +19,9 @@ type conversation struct {
 	// replanning messages (update_plan may run beside other read-only tools).
 	planEvents []planFailure
 	planSeq    int // bumped by every plan update
+	// failedAttempts are the task's failed plans; a replan must differ
+	// from each in its strategy and its set of steps.
+	failedAttempts []attemptRecord
 }
 
 func newConversation(history []llm.Message, plan *Plan) *conversation {
@@ -81,75 +82,17 @@ func (c *conversation) size() int {
 	return c.histBytes
 }
 
-// Plan returns a copy of the current plan, or nil.
-func (c *conversation) Plan() *Plan {
+// lastAssistantText is the model's latest text from history index from
+// on, for a partial result.
+func (c *conversation) lastAssistantText(from int) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.plan.clone()
-}
-
-// planVersion is bumped by every update_plan.
-func (c *conversation) planVersion() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.planSeq
-}
-
-// update applies an update_plan call and returns the new plan and the
-// tool's reply. A step newly marked failed supersedes the plan: the
-// attempt goes up and a replanning message waits for the task.
-func (c *conversation) update(u PlanUpdate, now time.Time) (*Plan, string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	prev := c.plan.clone()
-	next := mergePlan(prev, u, now)
-	failed := newlyFailed(prev, next)
-	reply := fmt.Sprintf("plan updated: %d steps, %s", len(next.Steps), countLine(next))
-	if failed != nil && next.Status == PlanActive {
-		next.Status = PlanSuperseded
-		c.planEvents = append(c.planEvents, planFailure{step: *failed, attempt: next.Attempt})
-		reply += fmt.Sprintf("; step %q failed, so this plan is superseded: make a new plan with a different approach (attempt %d)", failed.Title, next.Attempt+1)
-	}
-	c.plan = next
-	c.planSeq++
-	return next.clone(), reply
-}
-
-// markFailed marks the plan failed (plan_failed), unless it is already
-// completed or failed; it returns the new plan, or nil when unchanged.
-func (c *conversation) markFailed(now time.Time) *Plan {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.plan == nil || c.plan.Status == PlanCompleted || c.plan.Status == PlanFailed {
-		return nil
-	}
-	next := c.plan.clone()
-	next.Status, next.Updated = PlanFailed, now
-	c.plan = next
-	return next.clone()
-}
-
-// failActive marks the active plan's active step failed because of why,
-// superseding the plan; it returns the new plan, or nil when there is no
-// active step.
-func (c *conversation) failActive(why string, now time.Time) *Plan {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.plan == nil || c.plan.Status != PlanActive {
-		return nil
-	}
-	next := c.plan.clone()
-	for i, st := range next.Steps {
-		if st.Status != StepActive {
-			continue
+	for i := len(c.history) - 1; i >= from && i >= 0; i-- {
+		if m := c.history[i]; m.Role == llm.RoleAssistant && m.Content != "" {
+			return m.Content
 		}
-		next.Steps[i].Status, next.Steps[i].Note = StepFailed, "keel's guard stopped it: "+why
-		next.Status, next.Updated = PlanSuperseded, now
-		c.planEvents = append(c.planEvents, planFailure{step: next.Steps[i], attempt: next.Attempt})
-		c.plan = next
-		return next.clone()
 	}
-	return nil
+	return ""
 }
 
 // takePlanEvents hands the waiting plan failures to the task.
@@ -166,6 +109,6 @@ func (c *conversation) takePlanEvents() []planFailure {
 func (c *conversation) startTask() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.planEvents = nil
+	c.planEvents, c.failedAttempts = nil, nil
 	return c.planSeq
 }

@@ -58,7 +58,7 @@ func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason 
 				j++
 			}
 		}
-		t.s.setState(StateActing, "") // back from planning, when update_plan ran
+		t.backFromPlanning()
 		t.runBatch(ctx, outs[i:j])
 		if j < len(calls) && outs[i].skip == "" {
 			if why := t.midRoundHalt(outs[:j]); why != "" {

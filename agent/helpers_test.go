@@ -70,6 +70,8 @@ func newSession(t *testing.T, script llmtest.Script, mutate func(*Options)) (*Se
 		Tools:         []tools.Tool{echoTool()},
 		Discipline:    pol,
 		SystemPrompt:  "you are a test",
+		// Every test of the loop asserts the state machine holds.
+		OnInternalError: func(what string) { t.Errorf("internal error: %s", what) },
 	}
 	if mutate != nil {
 		mutate(&opts)

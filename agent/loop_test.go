@@ -194,7 +194,7 @@ func TestRateLimitIsShownAsAState(t *testing.T) {
 		if sc.To == StateRetrying && strings.Contains(sc.Detail, "rate limited") && strings.Contains(sc.Detail, "12 s") {
 			found = true
 		}
-		if found && sc.From == StateRetrying && sc.To == StateThinking {
+		if found && sc.From == StateRetrying && sc.To == StateRecognizing {
 			resumed = true
 		}
 	}

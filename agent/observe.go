@@ -37,6 +37,10 @@ func (t *task) observe(outs []outcome, endedTurn bool) []Intervention {
 	for _, in := range d.Shown {
 		fired = append(fired, t.fire(in))
 	}
+	if s.structured() && t.checkpoints.fired != "" && d.Inject != "" {
+		d.Inject += "\n" + reflectInstruction
+		t.checkpoints.decision.Inject = d.Inject
+	}
 	if d.Halt == nil && d.Ask == nil && d.Inject != "" {
 		t.checkpoints.pending = append(t.checkpoints.pending, d.Inject)
 	}
@@ -58,7 +62,7 @@ func (t *task) fire(in discipline.Intervention) Intervention {
 	out := Intervention{Seq: seq, Kind: string(in.Kind), AtToolCall: in.AtToolCall, Why: in.Why, Message: msg, Action: string(in.Action), Figures: in.Figures}
 	if in.Kind == discipline.KindReflection {
 		t.checkpoints.awaiting = append(t.checkpoints.awaiting, seq)
-		s.setState(StateReflecting, in.Why)
+		t.checkpoints.fired = in.Why
 	}
 	t.Interventions = append(t.Interventions, out)
 	s.out.send(InterventionFired{Intervention: out})
@@ -66,7 +70,9 @@ func (t *task) fire(in discipline.Intervention) Intervention {
 }
 
 // applyDecision acts on the round's decision: plan failures become
-// replanning messages, a halt stops the task, a question goes to the user.
+// replanning messages, a halt stops the task, a question goes to the
+// user, the model's reflection is acted on; then the state says what the
+// next request waits for (replanning, reflecting or decomposing).
 func (t *task) applyDecision(ctx context.Context) *stop {
 	if st := t.replanMessages(); st != nil {
 		return st
@@ -74,14 +80,28 @@ func (t *task) applyDecision(ctx context.Context) *stop {
 	d := t.checkpoints.decision
 	t.checkpoints.decision = discipline.Decision{}
 	if d.Halt != nil {
-		if d.Halt.StopReason != discipline.StopPlanFailed && t.s.failActiveStep(d.Halt.Why) {
+		if d.Halt.StopReason != discipline.StopPlanFailed && t.failActiveStep("keel's guard stopped it: "+d.Halt.Why) {
 			return t.replanMessages()
 		}
 		return t.haltStop(*d.Halt)
 	}
-	if d.Ask == nil {
-		return nil
+	if d.Ask != nil {
+		if st := t.askGuard(ctx, d); st != nil {
+			return st
+		}
 	}
+	if st := t.actOnReflection(ctx); st != nil {
+		return st
+	}
+	if st := t.replanMessages(); st != nil {
+		return st
+	}
+	t.settleWaiting()
+	return nil
+}
+
+// askGuard puts a guard's question to the user; headless, it halts.
+func (t *task) askGuard(ctx context.Context, d discipline.Decision) *stop {
 	asker := t.s.opts.Asker
 	if asker == nil {
 		return t.haltStop(*d.Ask)
@@ -102,6 +122,17 @@ func (t *task) applyDecision(ctx context.Context) *stop {
 		t.checkpoints.pending = append(t.checkpoints.pending, d.Inject)
 	}
 	return nil
+}
+
+// settleWaiting enters the state the next request waits in: replanning
+// stays; a checkpoint just fired is reflecting until its answer.
+func (t *task) settleWaiting() {
+	why := t.checkpoints.fired
+	t.checkpoints.fired = ""
+	if why == "" || t.s.currentState() == StateReplanning || len(t.checkpoints.awaiting) == 0 {
+		return
+	}
+	t.s.setState(StateReflecting, why)
 }
 
 // haltStop is the stop for a guard's halt (or a question the user
@@ -128,21 +159,28 @@ func (t *task) lastFired(in *discipline.Intervention) Intervention {
 }
 
 // answerInterventions attaches the model's first text after a checkpoint
-// to the checkpoint.
+// to the checkpoint, when reflection is free text (structured reflection
+// is answered by the reflect call: checkAnswered, takeReflection).
 func (t *task) answerInterventions(text string) {
-	if text == "" || len(t.checkpoints.awaiting) == 0 {
+	if t.s.structured() || text == "" || len(t.checkpoints.awaiting) == 0 {
 		return
 	}
 	for _, seq := range t.checkpoints.awaiting {
-		for i := range t.Interventions {
-			if t.Interventions[i].Seq == seq {
-				t.Interventions[i].Reply = text
-			}
-		}
-		t.s.opts.Recorder.reply(seq, text)
-		t.s.out.send(InterventionAnswered{Seq: seq, Text: text})
+		t.attachReply(seq, text)
 	}
 	t.checkpoints.awaiting = nil
+}
+
+// attachReply attaches an answer to checkpoint seq: its record, the
+// datalog's row and the card.
+func (t *task) attachReply(seq int, text string) {
+	for i := range t.Interventions {
+		if t.Interventions[i].Seq == seq {
+			t.Interventions[i].Reply = text
+		}
+	}
+	t.s.opts.Recorder.reply(seq, text)
+	t.s.out.send(InterventionAnswered{Seq: seq, Text: text})
 }
 
 // nextCheckpointIn is the number of tool calls until the next cadence

@@ -25,7 +25,21 @@ type Options struct {
 	Confirmer   PlanConfirmer // nil: plans are approved with a notice (headless)
 	Yolo        bool
 
-	Discipline    discipline.Policy
+	Discipline discipline.Policy
+	// StructuredReflection: checkpoints ask for a reflect call, which keel
+	// validates, stores and acts on; off, they ask for free text.
+	StructuredReflection bool
+	// NotesMax bounds the working memory (the note tool); 0 offers no
+	// note tool.
+	NotesMax int
+	// Lessons offers each new task the project's most relevant lessons
+	// of earlier tasks (at most Lessons), and stores the task's own when
+	// it ends; 0 does neither. Project names the project (its root).
+	Lessons int
+	Project string
+	// MaxDuration bounds a task's wall-clock time (0: none); the task
+	// stops with max_duration and a partial result.
+	MaxDuration   time.Duration
 	Limits        Limits
 	MaxBacktracks int // failed plans per task before plan_failed (0: no limit)
 
@@ -36,10 +50,15 @@ type Options struct {
 	SessionID     string
 	Now           func() time.Time
 	EventBuffer   int
+	// OnInternalError, when set, hears of every internal error (a state
+	// transition the table lacks). cmd/keel appends them to the file
+	// $KEEL_INTERNAL_ERRORS names, so the e2e suites can assert none.
+	OnInternalError func(what string)
 
 	// A resumed session's state.
 	History  []llm.Message
 	Plan     *Plan
+	Notes    []Note
 	TaskSeq  int
 	RoundSeq int
 }

@@ -20,7 +20,8 @@ func planCall(goal string, steps ...string) llmtest.Round {
 		}
 		parts = append(parts, fmt.Sprintf(`{"title":%q,"status":%q%s}`, title, status, note))
 	}
-	return llmtest.ToolRound(call("", "update_plan", fmt.Sprintf(`{"goal":%q,"strategy":"s","steps":[%s]}`, goal, strings.Join(parts, ","))))
+	strategy, _, _ := strings.Cut(steps[0], "=") // each attempt's own: a replan must differ
+	return llmtest.ToolRound(call("", "update_plan", fmt.Sprintf(`{"goal":%q,"strategy":%q,"steps":[%s]}`, goal, strategy, strings.Join(parts, ","))))
 }
 
 // planSession is a session whose tools include the real update_plan.

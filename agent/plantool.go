@@ -1,8 +1,10 @@
 package agent
 
 import (
+	"bytes"
 	"context"
-	"fmt"
+	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/keel-dev/keel/discipline"
@@ -17,19 +19,70 @@ const PlanToolName = "update_plan"
 // PlanUpdate is the whole plan as the model sends it with update_plan;
 // its tags generate the tool's schema.
 type PlanUpdate struct {
-	Goal     string           `json:"goal" description:"The task's goal in one sentence."`
-	Strategy string           `json:"strategy,omitempty" description:"One line: the approach you are taking."`
-	Steps    []PlanStepUpdate `json:"steps" description:"The complete list of steps, every time (not just the changed ones)."`
+	Goal            string           `json:"goal" description:"The task's goal in one sentence."`
+	SuccessCriteria Criteria         `json:"success_criteria,omitempty" description:"How to tell the goal is reached: checkable facts (a test passes, a file holds X)."`
+	Strategy        string           `json:"strategy,omitempty" description:"One line: the approach you are taking. After a failed plan, a different one."`
+	Steps           []PlanStepUpdate `json:"steps" description:"The complete list of steps, every time (not just the changed ones)."`
 }
 
 // PlanStepUpdate is one step of a PlanUpdate; its statuses are discipline's.
 type PlanStepUpdate struct {
-	Title  string `json:"title" description:"What the step does, short and concrete."`
-	Status string `json:"status" description:"At most one step may be active."`
-	Note   string `json:"note,omitempty" description:"Why it failed or was skipped, or what was found."`
+	ID              StepID   `json:"id,omitempty" description:"A short unique id such as \"s1\"; depends_on, fallback and parent name steps by it. Default: the step's position (1, 2, ...)."`
+	Title           string   `json:"title" description:"What the step does, short and concrete."`
+	Status          string   `json:"status" description:"At most one step may be active (a step with sub-steps may be active beside its active sub-step)."`
+	Note            string   `json:"note,omitempty" description:"Why it failed or was skipped, or what was found."`
+	DependsOn       []StepID `json:"depends_on,omitempty" description:"Ids of the steps that must be done first; keel refuses to make this step active or completed before them."`
+	CanFail         bool     `json:"can_fail,omitempty" description:"Its failure is acceptable: the plan goes on, no replanning."`
+	Fallback        StepID   `json:"fallback,omitempty" description:"Id of the step to run if this one fails: keel activates it instead of replanning."`
+	SideEffects     bool     `json:"side_effects,omitempty" description:"The step changes files or state (edits, writes, commands that change things)."`
+	Risks           []string `json:"risks,omitempty" description:"What could go wrong."`
+	SuccessCriteria Criteria `json:"success_criteria,omitempty" description:"How to tell the step worked."`
+	Parent          StepID   `json:"parent,omitempty" description:"Id of the step this one is a sub-step of (one level deep at most)."`
 }
 
-const planToolDesc = `Write down or update your plan for a task that needs three or more steps: the goal, a one-line strategy, and the complete step list with statuses. Send the whole list each time. Keep exactly one step active while working; mark a step failed (with a note saying why) to replan. Not needed for small tasks or questions.`
+// StepID is a step's id. The model may send it as a string or a number.
+type StepID string
+
+// UnmarshalJSON takes "s1" or 1.
+func (id *StepID) UnmarshalJSON(b []byte) error {
+	if n := bytes.TrimSpace(b); len(n) > 0 && n[0] != '"' {
+		var f json.Number
+		if err := json.Unmarshal(n, &f); err != nil {
+			return err
+		}
+		*id = StepID(f.String())
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*id = StepID(strings.TrimSpace(s))
+	return nil
+}
+
+// Criteria are success criteria: a list, or one string.
+type Criteria []string
+
+// UnmarshalJSON takes ["a", "b"] or "a".
+func (c *Criteria) UnmarshalJSON(b []byte) error {
+	if n := bytes.TrimSpace(b); len(n) > 0 && n[0] == '"' {
+		var s string
+		if err := json.Unmarshal(n, &s); err != nil {
+			return err
+		}
+		*c = Criteria{s}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return err
+	}
+	*c = list
+	return nil
+}
+
+const planToolDesc = `Write down or update your plan for a task that needs three or more steps: the goal and its success criteria, a one-line strategy, and the complete step list with statuses. Send the whole list each time. Steps may name dependencies (depends_on), a fallback step, can_fail, side_effects and risks; keel enforces the order. Keep exactly one step active while working; mark a step failed (with a note saying why): its fallback runs if it has one, a can_fail step is let go, otherwise you replan with a different strategy and different steps. Not needed for small tasks or questions.`
 
 // planTool is update_plan bound to s.
 func (s *Session) planTool() tools.Tool {
@@ -38,35 +91,41 @@ func (s *Session) planTool() tools.Tool {
 		if msg := ValidatePlan(p); msg != "" {
 			return tools.ErrResult("plan rejected: %s", msg), nil
 		}
-		return tools.Result{Output: s.UpdatePlan(p)}, nil
+		reply, refused := s.UpdatePlan(p)
+		if refused != "" {
+			return tools.ErrResult("plan rejected: %s", refused), nil
+		}
+		return tools.Result{Output: reply}, nil
 	})
 }
 
-// ValidatePlan returns "" for a valid plan, else what to fix: a goal and
-// at least one step, known statuses, titles, and at most one active step.
-func ValidatePlan(p PlanUpdate) string {
-	if strings.TrimSpace(p.Goal) == "" {
-		return "goal is required"
-	}
-	if len(p.Steps) == 0 {
-		return "steps is empty; send the complete list of steps"
-	}
-	known := discipline.StepStatuses()
-	var active []string
-	for i, st := range p.Steps {
-		switch {
-		case strings.TrimSpace(st.Title) == "":
-			return fmt.Sprintf("step %d has no title", i+1)
-		case !contains(known, st.Status):
-			return fmt.Sprintf("step %d has status %q; use %s", i+1, st.Status, orList(known))
-		case st.Status == StepActive:
-			active = append(active, fmt.Sprintf("%d (%q)", i+1, st.Title))
+// steps turns the update's steps into plan steps, ids defaulting to the
+// step's position.
+func (u PlanUpdate) steps() []Step {
+	out := make([]Step, len(u.Steps))
+	for i, st := range u.Steps {
+		id := string(st.ID)
+		if id == "" {
+			id = strconv.Itoa(i + 1)
+		}
+		out[i] = Step{
+			ID: id, Title: strings.TrimSpace(st.Title), Status: st.Status, Note: st.Note,
+			DependsOn: ids(st.DependsOn), CanFail: st.CanFail, Fallback: string(st.Fallback),
+			SideEffects: st.SideEffects, Risks: st.Risks, SuccessCriteria: st.SuccessCriteria, Parent: string(st.Parent),
 		}
 	}
-	if len(active) > 1 {
-		return fmt.Sprintf("steps %s are all active; keep exactly one step active and mark the others pending or completed", strings.Join(active, " and "))
+	return out
+}
+
+func ids(in []StepID) []string {
+	if len(in) == 0 {
+		return nil
 	}
-	return ""
+	out := make([]string, len(in))
+	for i, id := range in {
+		out[i] = string(id)
+	}
+	return out
 }
 
 func contains(list []string, s string) bool {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -22,17 +23,23 @@ type Session struct {
 	conv *conversation // the history and the plan
 	out  *outbox
 
-	mu        sync.Mutex // guards the fields below
-	state     State
-	cancel    context.CancelFunc
-	running   bool
-	taskSeq   int
-	roundSeq  int
-	usage     llm.Usage
-	cost      float64
-	interSeq  int
-	toolTotal int
-	defs      []llm.ToolDef // the tools as the model sees them, built once
+	reflected reflections // the round's reflect call, for the task
+	mem       *memory     // the working memory (the note tool)
+
+	mu     sync.Mutex // guards the fields below
+	state  State
+	resume State // the state a wait (compacting, retrying) returns to
+	// internalErrors counts keel's own mistakes (invalid transitions).
+	internalErrors int
+	cancel         context.CancelFunc
+	running        bool
+	taskSeq        int
+	roundSeq       int
+	usage          llm.Usage
+	cost           float64
+	interSeq       int
+	toolTotal      int
+	defs           []llm.ToolDef // the tools as the model sees them, built once
 	// taskDiscipline is the discipline state carried from task to task.
 	taskDiscipline discipline.State
 	wg             sync.WaitGroup
@@ -46,11 +53,18 @@ func New(opts Options) *Session {
 		live:    newSettings(opts),
 		out:     newOutbox(opts.EventBuffer),
 		conv:    newConversation(opts.History, opts.Plan),
+		mem:     newMemory(opts.NotesMax, opts.Notes),
 		state:   StateIdle,
 		taskSeq: opts.TaskSeq,
 	}
 	s.roundSeq = opts.RoundSeq
 	s.opts.Tools = append(slices.Clone(opts.Tools), s.planTool()) // the session owns update_plan
+	if opts.StructuredReflection {
+		s.opts.Tools = append(s.opts.Tools, s.reflectTool())
+	}
+	if opts.NotesMax > 0 {
+		s.opts.Tools = append(s.opts.Tools, s.noteTool())
+	}
 	s.defs = buildToolDefs(s.opts.Tools)
 	opts.Recorder.bind(func(text string) { s.out.send(Notice{Text: text}) })
 	return s
@@ -128,18 +142,63 @@ func (s *Session) SetCadence(n int) {
 	s.live.setCadence(n)
 }
 
-// setState records and emits a transition.
+// setState records and emits a transition, checked against the table
+// (statemachine.go). Staying in a state is no transition. A transition
+// the table lacks still happens, and is an internal error.
 func (s *Session) setState(to State, detail string) {
 	s.mu.Lock()
 	from := s.state
-	s.state = to
-	s.mu.Unlock()
-	if from == to && detail == "" {
+	if from == to {
+		s.mu.Unlock()
 		return
+	}
+	s.state = to
+	if !to.wait() {
+		s.resume = to
+	}
+	s.mu.Unlock()
+	if !ValidTransition(from, to) {
+		s.internalError(fmt.Sprintf("invalid state transition %s → %s (%s)", from, to, detail))
 	}
 	ev := StateChanged{From: from, To: to, Detail: detail, At: s.opts.Now()}
 	s.opts.Recorder.transition(ev)
 	s.out.send(ev)
+}
+
+// resumeState returns from one of keel's waits (compacting, retrying) to
+// the state it interrupted.
+func (s *Session) resumeState(detail string) {
+	s.mu.Lock()
+	back := s.resume
+	s.mu.Unlock()
+	s.setState(back, detail)
+}
+
+// currentState is the state the session is in.
+func (s *Session) currentState() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// internalError reports keel's own mistake: an event, a datalog row, the
+// session's count, and the Options hook (tests fail on it).
+func (s *Session) internalError(what string) {
+	s.mu.Lock()
+	s.internalErrors++
+	s.mu.Unlock()
+	s.opts.Recorder.transition(StateChanged{From: s.currentState(), To: s.currentState(), Detail: "internal error: " + what, At: s.opts.Now()})
+	if f := s.opts.OnInternalError; f != nil {
+		f(what)
+	}
+	s.out.send(InternalError{What: what})
+}
+
+// InternalErrors is how many internal errors the session has seen.
+func (s *Session) InternalErrors() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.internalErrors
 }
 
 func (s *Session) appendHistory(msgs ...llm.Message) { s.conv.append(msgs...) }

@@ -35,7 +35,7 @@ func (t *task) stream(ctx context.Context) (llm.Response, error) {
 	onDelta := func(d llm.Delta) {
 		if t.inFlight.retried {
 			t.inFlight.retried = false // the retried answer is streaming: no longer waiting
-			s.setState(StateThinking, "")
+			s.resumeState("")
 		}
 		s.forwardDelta(d)
 	}

@@ -25,9 +25,11 @@ type task struct {
 	plan          taskPlan        // failed plans and the plan's confirmation
 	discipline    discipline.State
 	continued     bool // the one "continue" after finish_reason length was used
+	histStart     int  // the history's length when the task began
 	result        string
 	Interventions []Intervention
 	Denials       []Denial
+	reflections   []Reflection  // the model's reflections, for the task's lesson
 	reqMessages   []llm.Message // the last request's messages, its slice reused
 }
 
@@ -57,9 +59,11 @@ type taskRound struct {
 
 // taskCheckpoints are the interventions waiting to reach the model.
 type taskCheckpoints struct {
-	pending  []string            // messages injected before the next request
-	awaiting []int               // seqs of checkpoints waiting for the model's answer
-	decision discipline.Decision // the last round's, until applied
+	pending    []string            // messages injected before the next request
+	awaiting   []int               // seqs of checkpoints waiting for the model's answer
+	fired      string              // why the round's checkpoint fired ("" when none did)
+	unanswered int                 // checkpoints the model did not answer with reflect
+	decision   discipline.Decision // the last round's, until applied
 }
 
 // taskPlan is the task's side of the plan.
@@ -68,6 +72,7 @@ type taskPlan struct {
 	planSeqAtStart int         // the session's plan version when the task began
 	planConfirmed  bool        // the user approved this task's plan (plan.confirm)
 	cancelAsked    atomic.Bool // the user cancelled the task from the plan dialog
+	unconfirmed    atomic.Bool // headless --confirm-plan refused the plan
 }
 
 // Denial is a tool call the permission gate refused.
@@ -91,13 +96,38 @@ func (s *Session) runTask(ctx context.Context, seq int, prompt string) {
 	t.discipline = discipline.NewTask(s.taskDiscipline)
 	s.mu.Unlock()
 	s.opts.Recorder.taskStarted(seq, prompt)
+	s.setState(StateRecognizing, fmt.Sprintf("task %d", seq))
+	if d := s.opts.MaxDuration; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errMaxDuration)
+		defer cancel()
+	}
 	st := t.run(ctx)
+	if st.reason == StopCancelled && errors.Is(context.Cause(ctx), errMaxDuration) {
+		st = t.durationStop()
+	}
+	t.storeLesson(*st)
 	s.finishTask(t, *st)
+}
+
+// errMaxDuration is the cause of a task's context ending at max_duration.
+var errMaxDuration = errors.New("the task reached max_duration")
+
+// durationStop is the stop at max_duration: where the task stands, and
+// the model's last text as the partial result.
+func (t *task) durationStop() *stop {
+	if t.result == "" {
+		t.result = t.s.conv.lastAssistantText(t.histStart)
+	}
+	return &stop{reason: StopMaxDuration, message: fmt.Sprintf("stopped after %s (max_duration %s); %s",
+		t.s.now().Sub(t.started).Round(time.Second), t.s.opts.MaxDuration, t.whereItStands())}
 }
 
 // run is the loop: request, stream, act, observe, until a stop.
 func (t *task) run(ctx context.Context) *stop {
+	t.histStart = len(t.s.conv.view())
 	t.s.appendHistory(llm.Message{Role: llm.RoleUser, Content: t.prompt})
+	t.offerLessons()
 	for {
 		if st := t.checkLimits(); st != nil {
 			return st
@@ -121,7 +151,7 @@ func (t *task) run(ctx context.Context) *stop {
 func (t *task) round(ctx context.Context) (llm.Response, *stop) {
 	for {
 		t.flushPending()
-		t.s.setState(StateThinking, "")
+		t.enterRequest()
 		resp, err := t.stream(ctx)
 		if err == nil {
 			t.compaction.ctxRetries = 0
@@ -151,15 +181,20 @@ func (t *task) round(ctx context.Context) (llm.Response, *stop) {
 // tools it asked for and applies discipline.
 func (t *task) afterResponse(ctx context.Context, resp llm.Response) *stop {
 	t.s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: resp.Content, Reasoning: resp.Reasoning, ToolCalls: resp.ToolCalls})
+	t.checkAnswered(callNames(resp.ToolCalls))
 	t.answerInterventions(resp.Content)
 	if len(resp.ToolCalls) == 0 {
 		return t.endOfTurn(ctx, resp)
 	}
-	t.s.setState(StateActing, "")
+	t.enterTools(resp.ToolCalls)
 	outcomes := t.runTools(ctx, resp.ToolCalls, resp.FinishReason)
 	if t.plan.cancelAsked.Load() {
 		t.s.opts.Recorder.round(t, resp, outcomes, nil)
 		return &stop{reason: StopCancelled, message: "cancelled when the plan was shown for approval"}
+	}
+	if t.plan.unconfirmed.Load() {
+		t.s.opts.Recorder.round(t, resp, outcomes, nil)
+		return &stop{reason: StopPlanUnconfirmed, message: "the plan has side effects and --confirm-plan is on, but nobody can approve it in headless mode and no permission rule allows it; run it in the TUI, or allow its calls with --allow or a [permissions] rule"}
 	}
 	if ctx.Err() != nil {
 		t.s.opts.Recorder.round(t, resp, outcomes, nil)
@@ -174,6 +209,7 @@ func (t *task) afterResponse(ctx context.Context, resp llm.Response) *stop {
 // endOfTurn handles an answer without tool calls: a length cut gets one
 // continuation; discipline may send the model back to work; else done.
 func (t *task) endOfTurn(ctx context.Context, resp llm.Response) *stop {
+	t.s.setState(StateSynthesizing, "")
 	if t.continued {
 		t.result += resp.Content // the continuation of an answer cut at the output limit
 	} else {
@@ -188,7 +224,6 @@ func (t *task) endOfTurn(ctx context.Context, resp llm.Response) *stop {
 		t.checkpoints.pending = append(t.checkpoints.pending, "Your answer was cut off at the output limit. Continue exactly where you stopped.")
 		return nil
 	}
-	t.s.setState(StateObserving, "")
 	fired := t.observe(nil, true)
 	t.s.opts.Recorder.round(t, resp, nil, fired)
 	if st := t.applyDecision(ctx); st != nil {

@@ -82,7 +82,7 @@ func CleanPlan(p agent.Plan) agent.Plan {
 	for i, s := range p.Steps {
 		c := s
 		c.Title, c.Status, c.Note = Clean(s.Title), Clean(s.Status), Clean(s.Note)
-		if c == s {
+		if c.Title == s.Title && c.Status == s.Status && c.Note == s.Note {
 			continue
 		}
 		if !copied {
