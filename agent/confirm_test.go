@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -75,5 +76,42 @@ func TestPlanConfirmation(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// askingPolicy asks about every call, as the real policy does for a write
+// no rule allows; allow lists the tools a rule allows.
+type askingPolicy struct{ allow string }
+
+func (p askingPolicy) Decide(tool string, _ json.RawMessage) tools.Decision {
+	if tool == p.allow {
+		return tools.Decision{Verdict: tools.Allow}
+	}
+	return tools.Decision{Verdict: tools.Ask, Reason: "writes a file"}
+}
+func (askingPolicy) Grant(tools.Grant) {}
+
+// Headless, with nobody to confirm the plan and no rule allowing its
+// side effects, the task stops with plan_unconfirmed before any change.
+func TestHeadlessConfirmPlanRefusesWithoutARule(t *testing.T) {
+	for _, c := range []struct {
+		allow  string
+		want   StopReason
+		writes int32
+	}{{"", StopPlanUnconfirmed, 0}, {"write", StopCompleted, 1}} {
+		w := writeTool()
+		s, srv := newSession(t, llmtest.Rounds(planCall("g", "change it=active"), llmtest.ToolRound(call("", "write", `{"path":"x"}`)), llmtest.TextRound("ok")), func(o *Options) {
+			o.Tools = append(o.Tools, w)
+			o.ConfirmPlan = true
+			o.Permissions = askingPolicy{allow: c.allow}
+			o.Discipline.Set("plan_continue", false)
+		})
+		_, st := runTask(t, context.Background(), s, "change things")
+		if st.Reason != c.want || w.calls.Load() != c.writes {
+			t.Fatalf("rule %q: stop %s (%s), writes %d", c.allow, st.Reason, st.Message, w.calls.Load())
+		}
+		if c.want == StopPlanUnconfirmed && (!st.Reason.Halted() || len(srv.Requests()) != 2) {
+			t.Errorf("requests %d", len(srv.Requests()))
+		}
 	}
 }

@@ -114,8 +114,8 @@ func TestPlanRules(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s, srv := newSession(t, llmtest.Rounds(c.rounds...), func(o *Options) {
-				o.Discipline.StallCalls = 0
-				o.Discipline.PlanContinue = false
+				o.Discipline.Set("stall_calls", 0)
+				o.Discipline.Set("plan_continue", false)
 			})
 			_, st := runTask(t, context.Background(), s, "go")
 			p := st.Summary.Plan

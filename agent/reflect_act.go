@@ -32,7 +32,11 @@ func (s *Session) structured() bool { return s.opts.StructuredReflection }
 // their answer: with a reflect call among its calls they are answered
 // (when the call runs); without one they are recorded unanswered.
 func (t *task) checkAnswered(resp []string) {
-	if !t.s.structured() || len(t.checkpoints.awaiting) == 0 || contains(resp, ReflectToolName) {
+	if !t.s.structured() || len(t.checkpoints.awaiting) == 0 {
+		return
+	}
+	if contains(resp, ReflectToolName) {
+		t.checkpoints.answering, t.checkpoints.awaiting = t.checkpoints.awaiting, nil
 		return
 	}
 	for _, seq := range t.checkpoints.awaiting {
@@ -50,8 +54,8 @@ func (t *task) takeReflection() *Reflection {
 	if r == nil {
 		return nil
 	}
-	seqs := t.checkpoints.awaiting
-	t.checkpoints.awaiting = nil
+	seqs := t.checkpoints.answering
+	t.checkpoints.answering = nil
 	if len(seqs) == 0 {
 		t.s.opts.Recorder.reflection(0, ReflectionUnprompted, r, t.s.currentRound())
 		t.s.out.send(ReflectionRecorded{Status: ReflectionUnprompted, Reflection: r})

@@ -38,7 +38,7 @@ var transitions = map[State][]State{
 	StateRecognizing:  {StateExecuting, StatePlanning, StateSynthesizing, StateObserving, StateCompacting, StateRetrying, StateHalted, StateError, StateCancelled},
 	StateExecuting:    {StatePlanning, StateObserving, StateSynthesizing, StateCompacting, StateRetrying, StateHalted, StateError, StateCancelled},
 	StatePlanning:     {StateExecuting, StateObserving, StateHalted, StateCancelled},
-	StateObserving:    {StateExecuting, StateReflecting, StateReplanning, StateDecomposing, StateCompacting, StateHalted, StateCancelled},
+	StateObserving:    {StateExecuting, StateSynthesizing, StateReflecting, StateReplanning, StateDecomposing, StateCompacting, StateHalted, StateCancelled},
 	StateReflecting:   {StateExecuting, StatePlanning, StateObserving, StateSynthesizing, StateCompacting, StateRetrying, StateHalted, StateError, StateCancelled},
 	StateReplanning:   {StatePlanning, StateExecuting, StateObserving, StateSynthesizing, StateCompacting, StateRetrying, StateHalted, StateError, StateCancelled},
 	StateDecomposing:  {StatePlanning, StateExecuting, StateObserving, StateSynthesizing, StateCompacting, StateRetrying, StateHalted, StateError, StateCancelled},

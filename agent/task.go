@@ -61,6 +61,7 @@ type taskRound struct {
 type taskCheckpoints struct {
 	pending    []string            // messages injected before the next request
 	awaiting   []int               // seqs of checkpoints waiting for the model's answer
+	answering  []int               // seqs the round's reflect call answers
 	fired      string              // why the round's checkpoint fired ("" when none did)
 	unanswered int                 // checkpoints the model did not answer with reflect
 	decision   discipline.Decision // the last round's, until applied

@@ -10,27 +10,32 @@ import (
 // file, the project file, the environment and flags. Load fills it; Source
 // tells where each value came from.
 type Config struct {
-	DefaultProvider   string              `toml:"default_provider"`
-	Model             string              `toml:"model"`
-	ReflectionCadence int                 `toml:"reflection_cadence"`
-	MaxTurns          int                 `toml:"max_turns"`
-	MaxToolCalls      int                 `toml:"max_tool_calls"`
-	TokenBudget       int                 `toml:"token_budget"`
-	StreamIdleTimeout time.Duration       `toml:"stream_idle_timeout"`
-	CompactAt         float64             `toml:"compact_at"`
-	MaxCompactions    int                 `toml:"max_compactions"`
-	CompactKeepRounds int                 `toml:"compact_keep_rounds"`
-	ToolOutputCap     int                 `toml:"tool_output_cap"`
-	Yolo              bool                `toml:"yolo"`
-	Sandbox           string              `toml:"sandbox"`          // SandboxAuto, SandboxOn or SandboxOff
-	SandboxWritable   []string            `toml:"sandbox_writable"` // extra writable directories, "~/" expanded
-	Providers         map[string]Provider `toml:"providers"`
-	Permissions       Permissions         `toml:"permissions"`
-	Discipline        discipline.Values   `toml:"discipline"` // keys declared by the guards (discipline.Settings)
-	Plan              Plan                `toml:"plan"`
-	Datalog           Datalog             `toml:"datalog"`
-	UI                UI                  `toml:"ui"`
-	MCP               MCP                 `toml:"mcp"`
+	DefaultProvider   string `toml:"default_provider"`
+	Model             string `toml:"model"`
+	ReflectionCadence int    `toml:"reflection_cadence"`
+	// ReflectionStructured: a checkpoint asks for a reflect call, which
+	// keel validates and acts on; false asks for free text.
+	ReflectionStructured bool                `toml:"reflection_structured"`
+	MaxDuration          time.Duration       `toml:"max_duration"`
+	MaxTurns             int                 `toml:"max_turns"`
+	MaxToolCalls         int                 `toml:"max_tool_calls"`
+	TokenBudget          int                 `toml:"token_budget"`
+	StreamIdleTimeout    time.Duration       `toml:"stream_idle_timeout"`
+	CompactAt            float64             `toml:"compact_at"`
+	MaxCompactions       int                 `toml:"max_compactions"`
+	CompactKeepRounds    int                 `toml:"compact_keep_rounds"`
+	ToolOutputCap        int                 `toml:"tool_output_cap"`
+	Yolo                 bool                `toml:"yolo"`
+	Sandbox              string              `toml:"sandbox"`          // SandboxAuto, SandboxOn or SandboxOff
+	SandboxWritable      []string            `toml:"sandbox_writable"` // extra writable directories, "~/" expanded
+	Providers            map[string]Provider `toml:"providers"`
+	Permissions          Permissions         `toml:"permissions"`
+	Discipline           discipline.Values   `toml:"discipline"` // keys declared by the guards (discipline.Settings)
+	Plan                 Plan                `toml:"plan"`
+	Memory               Memory              `toml:"memory"`
+	Datalog              Datalog             `toml:"datalog"`
+	UI                   UI                  `toml:"ui"`
+	MCP                  MCP                 `toml:"mcp"`
 
 	sources     map[string]Source // dotted key -> where its value came from
 	ignored     map[string]Source // dotted key -> where an untrusted project set it
@@ -76,6 +81,14 @@ type Plan struct {
 	StallThreshold       int  `toml:"stall_threshold"`
 }
 
+// Memory holds the [memory] settings: the working memory (the note
+// tool) and episodic memory (lessons from finished tasks).
+type Memory struct {
+	NotesMax       int  `toml:"notes_max"`
+	Lessons        bool `toml:"lessons"`
+	LessonsOffered int  `toml:"lessons_offered"`
+}
+
 // Datalog holds the [datalog] settings.
 type Datalog struct {
 	Path          string `toml:"path"`
@@ -104,7 +117,7 @@ const DefaultOpenAIModel = "gpt-4.1-mini"
 func Defaults() *Config {
 	c := &Config{
 		DefaultProvider:   "openai",
-		ReflectionCadence: 10,
+		ReflectionCadence: 10, ReflectionStructured: true,
 		MaxTurns:          100,
 		MaxToolCalls:      500,
 		StreamIdleTimeout: 120 * time.Second,
@@ -119,6 +132,7 @@ func Defaults() *Config {
 		},
 		Discipline: discipline.DefaultValues(),
 		Plan:       Plan{MaxBacktrackAttempts: 3, StallThreshold: 5},
+		Memory:     Memory{NotesMax: 20, Lessons: true, LessonsOffered: 3},
 		UI:         UI{Theme: "auto"},
 	}
 	c.sources = map[string]Source{}

@@ -47,6 +47,8 @@ var fixedFields = []field{
 	{"default_provider", kindString, "provider used unless --provider says otherwise", func(c *Config) any { return &c.DefaultProvider }},
 	{"model", kindString, "model name; overrides the provider's model (empty = the provider's)", func(c *Config) any { return &c.Model }},
 	{"reflection_cadence", kindInt, "tool calls between checkpoints; 0 disables them", func(c *Config) any { return &c.ReflectionCadence }},
+	{"reflection_structured", kindBool, "checkpoints ask for a reflect call (progress, evidence, confidence, adjustment) that keel acts on; false: free text", func(c *Config) any { return &c.ReflectionStructured }},
+	{"max_duration", kindDuration, `wall-clock time per user task, e.g. "30m"; 0 = no limit`, func(c *Config) any { return &c.MaxDuration }},
 	{"max_turns", kindInt, "LLM rounds per user task; 0 = no cap", func(c *Config) any { return &c.MaxTurns }},
 	{"max_tool_calls", kindInt, "tool calls per user task; 0 = no cap", func(c *Config) any { return &c.MaxToolCalls }},
 	{"token_budget", kindInt, "tokens per user task; 0 = no budget", func(c *Config) any { return &c.TokenBudget }},
@@ -66,6 +68,10 @@ var fixedFields = []field{
 	{"plan.confirm", kindBool, "show the first plan with side effects for approval (--confirm-plan)", func(c *Config) any { return &c.Plan.Confirm }},
 	{"plan.max_backtrack_attempts", kindInt, "failed plans per task before stopping with plan_failed", func(c *Config) any { return &c.Plan.MaxBacktrackAttempts }},
 	{"plan.stall_threshold", kindInt, "rounds after which an active step counts as stalled", func(c *Config) any { return &c.Plan.StallThreshold }},
+
+	{"memory.notes_max", kindInt, "facts the working memory (the note tool) holds; the least recently used goes first; 0 disables it", func(c *Config) any { return &c.Memory.NotesMax }},
+	{"memory.lessons", kindBool, "store a lesson when a task ends, and offer the most relevant ones to the next tasks of the project", func(c *Config) any { return &c.Memory.Lessons }},
+	{"memory.lessons_offered", kindInt, "lessons offered to a new task at most", func(c *Config) any { return &c.Memory.LessonsOffered }},
 
 	{"datalog.path", kindString, "SQLite file; empty = $XDG_DATA_HOME/keel/keel.db", func(c *Config) any { return &c.Datalog.Path }},
 	{"datalog.capture_bodies", kindBool, "also store raw request and response bodies", func(c *Config) any { return &c.Datalog.CaptureBodies }},
@@ -111,7 +117,7 @@ var providerFields = []providerField{
 }
 
 // sections are the known tables other than [providers], in print order.
-var sections = []string{"permissions", "discipline", "plan", "datalog", "ui"}
+var sections = []string{"permissions", "discipline", "plan", "memory", "datalog", "ui"}
 
 // lookupField returns the field with the given dotted key.
 func lookupField(key string) (field, bool) {

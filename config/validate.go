@@ -45,6 +45,9 @@ func checkField(c *Config, f field) *Error {
 			return errorAt(src, f.key, "%s must be 0 or more, not %d (%s)", f.key, *v, f.doc)
 		}
 	case *time.Duration:
+		if f.key == "max_duration" && *v == 0 {
+			return nil // no limit
+		}
 		if *v <= 0 {
 			return errorAt(src, f.key, "%s must be a positive duration such as \"120s\", not %s", f.key, *v)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -45,7 +46,7 @@ type LessonQuery struct {
 // left out), at most q.Limit.
 func (db *DB) Lessons(ctx context.Context, q LessonQuery) ([]Lesson, error) {
 	terms, _ := searchTerms(q.Prompt)
-	if len(terms) == 0 || q.Project == "" || q.Limit <= 0 {
+	if onlyStopWords(q.Prompt) || len(terms) == 0 || q.Project == "" || q.Limit <= 0 {
 		return nil, nil
 	}
 	match := `"` + scopeToken(db.red.String(q.Project)) + `" AND (` + ftsMatch(terms, true) + `)`
@@ -67,4 +68,15 @@ func (db *DB) Lessons(ctx context.Context, q LessonQuery) ([]Lesson, error) {
 		return nil, fmt.Errorf("find lessons: %w", err)
 	}
 	return out, nil
+}
+
+// onlyStopWords reports a prompt with no word worth ranking by, which
+// would otherwise match every lesson through its stop words.
+func onlyStopWords(text string) bool {
+	for _, w := range splitWords(text) {
+		if !stopWords[strings.ToLower(strings.TrimRight(w.text, "*"))] {
+			return false
+		}
+	}
+	return true
 }

@@ -35,6 +35,7 @@ type RoundDetail struct {
 	Plans         []PlanSnapshot    `json:"plans"`
 	Transitions   []StateTransition `json:"transitions"`
 	FileChanges   []FileChange      `json:"file_changes"`
+	Reflections   []Reflection      `json:"reflections,omitempty"`
 }
 
 // LoadSession loads a session and all its rounds.
@@ -57,7 +58,7 @@ func (db *DB) LoadRounds(ctx context.Context, id string, first, last int) (*Sess
 	l := &loader{tx: tx, id: id, first: first, last: last, byRound: map[int]*RoundDetail{}}
 	d := &SessionDetail{Session: s}
 	steps := []func(context.Context) error{l.rounds, l.messages, l.toolCalls, l.interventions,
-		l.plans, l.transitions, l.fileChanges}
+		l.plans, l.transitions, l.fileChanges, l.reflections}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
 			return nil, fmt.Errorf("load session %s: %w", id, err)

@@ -123,6 +123,22 @@ func (l *loader) transitions(ctx context.Context) error {
 		})
 }
 
+func (l *loader) reflections(ctx context.Context) error {
+	return l.query(ctx, `SELECT round_seq, checkpoint_round, checkpoint_idx, status, adjustment, confidence, json, at
+		FROM reflections WHERE session_id = ? AND round_seq BETWEEN ? AND ? ORDER BY id`,
+		func(rows *sql.Rows) (int, func(*RoundDetail), error) {
+			r := Reflection{SessionID: l.id}
+			var js string
+			var at int64
+			err := rows.Scan(&r.Round, &r.CheckpointRound, &r.CheckpointIndex, &r.Status, &r.Adjustment, &r.Confidence, &js, &at)
+			if js != "" {
+				r.JSON = json.RawMessage(js)
+			}
+			r.At = fromNanos(at)
+			return r.Round, func(rd *RoundDetail) { rd.Reflections = append(rd.Reflections, r) }, err
+		})
+}
+
 func (l *loader) fileChanges(ctx context.Context) error {
 	return l.query(ctx, `SELECT round_seq, id, task_seq, tool_call_id, path, existed, mode, undone_at,
 		before_sha256, after_sha256, path_redacted, before_redacted, after_redacted, by_command

@@ -32,6 +32,7 @@ type Reflection struct {
 // WriteReflection stores a checkpoint's answer (redacted).
 func (db *DB) WriteReflection(ctx context.Context, r Reflection) error {
 	js := db.red.String(string(r.JSON))
+	r.Status, r.Adjustment = db.red.String(r.Status), db.red.String(r.Adjustment)
 	name := fmt.Sprintf("reflection, round %d", r.Round)
 	return db.submit(ctx, name, func(ctx context.Context, tx *wtx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO reflections (session_id, round_seq, checkpoint_round, checkpoint_idx, status,
@@ -78,6 +79,7 @@ type NoteEvent struct {
 // WriteNoteEvent stores a change of the working memory (redacted).
 func (db *DB) WriteNoteEvent(ctx context.Context, e NoteEvent) error {
 	text := db.red.String(e.Text)
+	e.Action, e.NoteID = db.red.String(e.Action), db.red.String(e.NoteID)
 	return db.submit(ctx, "note "+e.Action, func(ctx context.Context, tx *wtx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO memory_events (session_id, round_seq, action, note_id, text, at) VALUES (?, ?, ?, ?, ?, ?)`,
 			e.SessionID, e.Round, e.Action, e.NoteID, text, nanos(e.At))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -108,6 +109,18 @@ func writeEverything(t *testing.T, db *DB, text string) {
 	fill(reflect.ValueOf(&in).Elem(), text)
 	in.SessionID, in.Round = sid, 2 // a round never committed: the intent stays
 	if err := db.WriteIntent(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	var refl Reflection
+	fill(reflect.ValueOf(&refl).Elem(), text)
+	refl.SessionID = sid
+	var note NoteEvent
+	fill(reflect.ValueOf(&note).Elem(), text)
+	note.SessionID = sid
+	var lesson Lesson
+	fill(reflect.ValueOf(&lesson).Elem(), text)
+	lesson.SessionID = sid
+	if err := errors.Join(db.WriteReflection(ctx, refl), db.WriteNoteEvent(ctx, note), db.WriteLesson(ctx, lesson)); err != nil {
 		t.Fatal(err)
 	}
 	var end RoundRecord

@@ -22,6 +22,7 @@ type Stats struct {
 	FailedByTool     []ToolCount         `json:"failed_by_tool"`
 	UnverifiedEdits  []UnverifiedEdit    `json:"unverified_edits"`
 	Interventions    []InterventionStats `json:"interventions"`
+	Checkpoints      CheckpointStats     `json:"checkpoints"`
 }
 
 // TaskStats are one user task's figures.
@@ -105,7 +106,11 @@ func (db *DB) Stats(ctx context.Context, scope StatsScope) (*Stats, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compute stats: %w", err)
 	}
-	return computeStats(d), nil
+	st := computeStats(d)
+	if st.Checkpoints, err = db.checkpointStats(ctx, in, args); err != nil {
+		return nil, fmt.Errorf("compute stats: %w", err)
+	}
+	return st, nil
 }
 
 func (db *DB) loadStats(ctx context.Context, in string, args []any) (*statsData, error) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -27,6 +28,7 @@ type globalFlags struct {
 	reflectionCadence int
 	maxTurns          int
 	maxToolCalls      int
+	maxDuration       time.Duration
 	model             string
 	provider          string
 	configFile        string
@@ -90,6 +92,7 @@ func (a *app) defineFlags(root *cobra.Command) {
 	f.IntVar(&g.reflectionCadence, "reflection-cadence", 0, "a reflection checkpoint every N tool calls (0 disables; default from config: 10)")
 	f.IntVar(&g.maxTurns, "max-turns", 0, "stop a task after N LLM rounds (0 = no cap; default from config: 100)")
 	f.IntVar(&g.maxToolCalls, "max-tool-calls", 0, "stop a task after N tool calls (default from config: 500)")
+	f.DurationVar(&g.maxDuration, "max-duration", 0, "stop a task after this much wall-clock time, e.g. 10m (0 = no limit), with a partial result")
 	f.StringVar(&g.model, "model", "", "model name to use")
 	f.StringVar(&g.provider, "provider", "", "provider name from config (openai, ollama, or a [providers.NAME] table)")
 	f.StringVar(&g.configFile, "config", "", "use only this config file")

@@ -92,12 +92,12 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 		return nil, usageError(err)
 	}
 	opts := a.agentOptions(cfg, setup, m)
-	opts.Tools, opts.Permissions, opts.Workdir = toolset, policy, ws.Root()
+	opts.Tools, opts.Permissions, opts.Workdir, opts.Project = toolset, policy, ws.Root(), ws.Root()
 	env := agent.DetectEnv(cwd, ws.Root(), opts.Now())
 	for _, t := range tools.Expand(toolset) { // MCP tools are not known yet: they describe themselves
 		env.Tools = append(env.Tools, t.Name())
 	}
-	env.Tools = append(env.Tools, agent.PlanToolName) // the session's own
+	env.Tools = append(env.Tools, agent.OwnTools(opts)...) // the session's own
 	opts.SystemPrompt = agent.SystemPrompt(env)
 	rec := datalog.Session{ProjectRoot: ws.Root(), Cwd: cwd, GitBranch: env.GitBranch, Provider: opts.ProviderName, Model: opts.Model, Started: opts.Now()}
 	db, err := a.attachDatalog(ctx, cfg, setup, m.secrets, &opts, rec)
@@ -160,9 +160,14 @@ func (a *app) agentOptions(cfg *config.Config, setup sessionSetup, m modelChoice
 		Discipline: disciplinePolicy(cfg, setup.headless),
 		Limits: agent.Limits{MaxTurns: cfg.MaxTurns, MaxToolCalls: cfg.MaxToolCalls, TokenBudget: cfg.TokenBudget,
 			CompactAt: cfg.CompactAt, MaxCompactions: cfg.MaxCompactions, KeepRounds: cfg.CompactKeepRounds, ToolOutputCap: cfg.ToolOutputCap},
-		MaxBacktracks: cfg.Plan.MaxBacktrackAttempts,
-		CaptureBodies: cfg.Datalog.CaptureBodies,
-		Now:           time.Now,
+		MaxBacktracks:        cfg.Plan.MaxBacktrackAttempts,
+		StructuredReflection: cfg.ReflectionStructured,
+		NotesMax:             cfg.Memory.NotesMax,
+		Lessons:              lessonsOffered(cfg),
+		MaxDuration:          cfg.MaxDuration,
+		CaptureBodies:        cfg.Datalog.CaptureBodies,
+		Now:                  time.Now,
+		OnInternalError:      internalErrorLog(a.stderr),
 	}
 }
 
@@ -213,7 +218,7 @@ func (a *app) startOrResume(ctx context.Context, db *datalog.DB, opts *agent.Opt
 			tail.wait() // before the caller closes db
 			return usageError(fmt.Errorf("session %s cannot be resumed: %w; keel log show %s shows what it recorded, and keel without -c starts a new session", id, err, datalog.ShortID(id)))
 		}
-		opts.History, opts.Plan, opts.TaskSeq, opts.RoundSeq = r.history, r.plan, r.taskSeq, r.roundSeq
+		opts.History, opts.Plan, opts.TaskSeq, opts.RoundSeq, opts.Notes = r.history, r.plan, r.taskSeq, r.roundSeq, r.notes
 		opts.SessionID = id
 		opts.Recorder = agent.NewRecorder(db, id, 0, true)
 		return nil

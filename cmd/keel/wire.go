@@ -125,6 +125,7 @@ type resumed struct {
 	plan     *agent.Plan
 	taskSeq  int
 	roundSeq int
+	notes    []agent.Note
 }
 
 func loadResumed(ctx context.Context, db *datalog.DB, id string) (resumed, error) {
@@ -147,6 +148,9 @@ func loadResumed(ctx context.Context, db *datalog.DB, id string) (resumed, error
 	}
 	if snap, err := db.LatestPlan(ctx, id); err == nil && snap != nil {
 		r.plan = decodePlan(snap)
+	}
+	if evs, err := db.NoteEvents(ctx, id); err == nil {
+		r.notes = agent.ReplayNotes(evs)
 	}
 	return r, nil
 }

@@ -86,6 +86,10 @@ func (h Headless) progress(ev agent.Event) {
 		line = "↻ " + e.Err
 	case agent.Notice:
 		line = "! " + e.Text
+	case agent.ReflectionRecorded:
+		line = reflectionLine(e)
+	case agent.LessonsOffered:
+		line = fmt.Sprintf("◇ %d lesson(s) from earlier tasks offered", e.Count)
 	case agent.TaskStopped:
 		if e.Reason != agent.StopCompleted {
 			line = fmt.Sprintf("■ %s: %s", e.Reason, e.Message)
@@ -124,4 +128,13 @@ func callSubject(args string) string {
 		return k
 	}
 	return args
+}
+
+// reflectionLine is a checkpoint's answer in one line.
+func reflectionLine(e agent.ReflectionRecorded) string {
+	if e.Reflection == nil {
+		return "◆ checkpoint unanswered: no reflect call in the next round"
+	}
+	r := e.Reflection
+	return fmt.Sprintf("◇ reflection: %s (confidence %.2f): %s", r.Adjustment, r.Confidence, abbreviate(r.Progress, 100))
 }

@@ -48,20 +48,32 @@ const (
 	SubtypeSuccess         = "success"
 	SubtypeMaxTurns        = "error_max_turns"
 	SubtypeDuringExecution = "error_during_execution"
+	// SubtypePlanUnconfirmed: --confirm-plan, a plan with side effects,
+	// nobody to approve it and no rule allowing it.
+	SubtypePlanUnconfirmed = "error_plan_unconfirmed"
+	// SubtypeNeedsUser: the model's reflection asked the user a question
+	// and nobody was there to answer.
+	SubtypeNeedsUser = "error_needs_user"
 )
 
 // Subtype maps a stop reason onto the subtype other tools know: completed
 // is "success"; max_turns and max_tool_calls (the task ran out of the
-// steps it was allowed) are "error_max_turns"; every other reason
-// (token_budget, loop_detected, plan_failed, cancelled, provider_error,
-// context_overflow) is "error_during_execution". stop_reason keeps the
-// exact reason.
+// steps it was allowed) are "error_max_turns"; plan_unconfirmed and
+// needs_user have their own ("error_plan_unconfirmed", "error_needs_user"):
+// nothing went wrong, a person is needed; every other reason
+// (max_duration, token_budget, loop_detected, plan_failed, model_stopped,
+// cancelled, provider_error, context_overflow) is "error_during_execution".
+// stop_reason keeps the exact reason.
 func Subtype(r agent.StopReason) string {
 	switch r {
 	case agent.StopCompleted:
 		return SubtypeSuccess
 	case agent.StopMaxTurns, agent.StopMaxToolCalls:
 		return SubtypeMaxTurns
+	case agent.StopPlanUnconfirmed:
+		return SubtypePlanUnconfirmed
+	case agent.StopNeedsUser:
+		return SubtypeNeedsUser
 	default:
 		return SubtypeDuringExecution
 	}

@@ -35,6 +35,14 @@ func streamLine(ev agent.Event) any {
 		return line{"type": "retry", "provider": e.Provider, "kind": e.Kind, "attempt": e.Attempt, "wait_ms": e.Wait.Milliseconds(), "error": e.Err}
 	case agent.Notice:
 		return line{"type": "notice", "text": e.Text}
+	case agent.ReflectionRecorded:
+		return line{"type": "reflection", "checkpoint": e.Seq, "status": e.Status, "reflection": e.Reflection}
+	case agent.LessonsOffered:
+		return line{"type": "lessons", "count": e.Count, "note": e.Note}
+	case agent.NotesChanged:
+		return line{"type": "notes", "notes": e.Notes, "evicted": e.Evicted}
+	case agent.InternalError:
+		return line{"type": "internal_error", "what": e.What}
 	}
 	return nil
 }

@@ -72,9 +72,11 @@ func printSession(w io.Writer, d *datalog.SessionDetail) {
 	if s.FirstPrompt != "" {
 		fmt.Fprintf(w, "  prompt: %s\n", abridge(s.FirstPrompt, 100))
 	}
+	printPaths(w, d)
+	pp := &planPrinter{}
 	for _, rd := range d.Rounds {
 		fmt.Fprintln(w)
-		printRound(w, rd, 160)
+		printRound(w, rd, 160, pp)
 	}
 	printUnfinished(w, d.Unfinished)
 }
@@ -94,7 +96,7 @@ func printUnfinished(w io.Writer, calls []datalog.Intent) {
 // printRound prints one round; text longer than width is abridged
 // (width 0: in full). w must sanitise (termtext.NewWriter): printSession
 // and printRoundFull pass it one.
-func printRound(w io.Writer, rd *datalog.RoundDetail, width int) {
+func printRound(w io.Writer, rd *datalog.RoundDetail, width int, pp *planPrinter) {
 	r := rd.Round
 	fmt.Fprintf(w, "round %d  task %d  %s (first token %s)  in %d out %d cached %d  %s  finish %s",
 		r.Seq, r.TaskSeq, dur(r.Duration), dur(r.FirstToken), r.TokensIn, r.TokensOut, r.TokensCached, money(r.Cost, r.TokensIn+r.TokensOut), r.FinishReason)
@@ -108,8 +110,10 @@ func printRound(w io.Writer, rd *datalog.RoundDetail, width int) {
 		}
 		return abridge(s, width)
 	}
-	for _, st := range rd.Transitions {
-		fmt.Fprintf(w, "  state  %s → %s %s\n", st.From, st.To, cut(st.Detail))
+	if width == 0 { // one round in full: its transitions one by one (the session's view has each task's path)
+		for _, st := range rd.Transitions {
+			fmt.Fprintf(w, "  state  %s → %s %s\n", st.From, st.To, cut(st.Detail))
+		}
 	}
 	for _, m := range rd.Messages {
 		if m.Msg.Role == "assistant" && strings.TrimSpace(m.Msg.Content) != "" {
@@ -137,8 +141,9 @@ func printRound(w io.Writer, rd *datalog.RoundDetail, width int) {
 		}
 	}
 	for _, p := range rd.Plans {
-		fmt.Fprintf(w, "  plan  attempt %d %s %s\n", p.Attempt, p.Status, cut(string(p.Plan)))
+		pp.print(w, p, cut)
 	}
+	printReflections(w, rd.Reflections, cut)
 	for _, fc := range rd.FileChanges {
 		fmt.Fprintf(w, "  file  %s (new: %v)\n", fc.Path, !fc.Existed)
 	}
@@ -148,7 +153,7 @@ func printRound(w io.Writer, rd *datalog.RoundDetail, width int) {
 // like printSession.
 func printRoundFull(w io.Writer, rd *datalog.RoundDetail) {
 	w = termtext.NewWriter(w)
-	printRound(w, rd, 0)
+	printRound(w, rd, 0, &planPrinter{})
 	fmt.Fprintln(w, "\nmessages added:")
 	for _, m := range rd.Messages {
 		fmt.Fprintf(w, "--- #%d %s\n%s\n", m.Seq, m.Msg.Role, m.JSON)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/keel-dev/keel/agent/datalog"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -88,6 +89,27 @@ func printStats(w io.Writer, st *datalog.Stats) {
 			fmt.Fprintf(tw, "%s\tfired %d\tfollowed by an edit %d\n", iv.Kind, iv.Fired, iv.FollowedByEdit)
 		}
 	})
+	printCheckpoints(w, st.Checkpoints)
+}
+
+// printCheckpoints prints how checkpoints were answered.
+func printCheckpoints(w io.Writer, c datalog.CheckpointStats) {
+	fmt.Fprintf(w, "\ncheckpoints: %d fired, %d answered with reflect, %d unanswered, %d unprompted reflections",
+		c.Fired, c.Answered, c.Unanswered, c.Unprompted)
+	if c.Answered+c.Unprompted > 0 {
+		fmt.Fprintf(w, ", mean confidence %.2f", c.MeanConfidence)
+	}
+	fmt.Fprintln(w)
+	if len(c.Adjustments) > 0 {
+		parts := make([]string, len(c.Adjustments))
+		for i, a := range c.Adjustments {
+			parts[i] = fmt.Sprintf("%s %d", a.Tool, a.Count)
+		}
+		fmt.Fprintf(w, "adjustments: %s\n", strings.Join(parts, ", "))
+	}
+	if c.InternalErrors > 0 {
+		fmt.Fprintf(w, "INTERNAL ERRORS recorded: %d (keel log show lists them)\n", c.InternalErrors)
+	}
 }
 
 // section prints a titled, aligned block, or "none".

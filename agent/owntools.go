@@ -1,0 +1,42 @@
+package agent
+
+import "github.com/keel-dev/keel/agent/datalog"
+
+// OwnTools names the tools a session made with opts adds to the ones it
+// is given: update_plan always, reflect and note when they are on.
+func OwnTools(opts Options) []string {
+	names := []string{PlanToolName}
+	if opts.StructuredReflection {
+		names = append(names, ReflectToolName)
+	}
+	if opts.NotesMax > 0 {
+		names = append(names, NoteToolName)
+	}
+	return names
+}
+
+// ReplayNotes rebuilds a resumed session's working memory from its
+// stored changes.
+func ReplayNotes(evs []datalog.NoteEvent) []Note {
+	var notes []Note
+	for _, e := range evs {
+		switch e.Action {
+		case NotePin:
+			notes = append(notes, Note{ID: e.NoteID, Text: e.Text})
+		case NoteUpdate:
+			for i := range notes {
+				if notes[i].ID == e.NoteID {
+					notes[i].Text = e.Text
+				}
+			}
+		case NoteDrop, NoteEvict:
+			for i := range notes {
+				if notes[i].ID == e.NoteID {
+					notes = append(notes[:i], notes[i+1:]...)
+					break
+				}
+			}
+		}
+	}
+	return notes
+}
