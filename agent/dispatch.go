@@ -74,6 +74,7 @@ func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason 
 		}
 	}
 	t.limits.toolCalls += len(calls)
+	t.limits.reflectCalls += countCalls(calls, ReflectToolName)
 	t.s.mu.Lock()
 	t.s.toolTotal += len(calls)
 	t.s.mu.Unlock()

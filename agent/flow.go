@@ -62,3 +62,19 @@ func hasCall(calls []llm.ToolCall, name string) bool {
 	}
 	return false
 }
+
+// countCalls counts the calls to name.
+func countCalls(calls []llm.ToolCall, name string) int {
+	n := 0
+	for _, c := range calls {
+		if c.Name == name {
+			n++
+		}
+	}
+	return n
+}
+
+// workCalls is the task's tool calls as discipline counts them: answering
+// a checkpoint (reflect) is not work towards the next one, nor a call the
+// guards judge.
+func (t *task) workCalls() int { return t.limits.toolCalls - t.limits.reflectCalls }

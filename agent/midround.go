@@ -11,10 +11,10 @@ import "github.com/keel-dev/keel/discipline"
 func (t *task) midRoundHalt(done []outcome) string {
 	s := t.s
 	pol := s.live.policy()
-	sum := discipline.RoundSummary{Plan: planView(s.Plan()), ToolCalls: t.limits.toolCalls + len(done),
+	sum := discipline.RoundSummary{Plan: planView(s.Plan()), ToolCalls: t.workCalls() + len(done),
 		ContextUsed: t.compaction.lastPrompt, ContextWindow: s.opts.ContextWindow}
 	for _, o := range done {
-		if o.skip == "" {
+		if o.skip == "" && o.call.Name != ReflectToolName {
 			sum.Calls = append(sum.Calls, callSummary(o))
 		}
 	}

@@ -30,6 +30,10 @@ func (t *task) observe(outs []outcome, endedTurn bool) []Intervention {
 	pol := s.live.policy()
 	ins, st := discipline.AfterRound(sum, pol, t.discipline)
 	t.discipline = st
+	if !endedTurn && t.s.takeForcedCheckpoint() && !hasKind(ins, discipline.KindReflection) {
+		cp, st := discipline.CheckpointNow(t.discipline, pol)
+		ins, t.discipline = append(ins, cp), st
+	}
 	s.out.send(reportEvent(discipline.Report(st, pol)))
 	d := discipline.Decide(ins)
 	t.checkpoints.decision = d
@@ -60,9 +64,12 @@ func (t *task) fire(in discipline.Intervention) Intervention {
 		msg = ""
 	}
 	out := Intervention{Seq: seq, Kind: string(in.Kind), AtToolCall: in.AtToolCall, Why: in.Why, Message: msg, Action: string(in.Action), Figures: in.Figures}
-	if in.Kind == discipline.KindReflection {
+	switch in.Kind {
+	case discipline.KindReflection:
 		t.checkpoints.awaiting = append(t.checkpoints.awaiting, seq)
 		t.checkpoints.fired = in.Why
+	case discipline.KindDecompose:
+		t.checkpoints.decompose = in.Why
 	}
 	t.Interventions = append(t.Interventions, out)
 	s.out.send(InterventionFired{Intervention: out})
@@ -125,14 +132,18 @@ func (t *task) askGuard(ctx context.Context, d discipline.Decision) *stop {
 }
 
 // settleWaiting enters the state the next request waits in: replanning
-// stays; a checkpoint just fired is reflecting until its answer.
+// stays; a checkpoint just fired is reflecting until its answer; a
+// request for sub-steps is decomposing until they come.
 func (t *task) settleWaiting() {
-	why := t.checkpoints.fired
-	t.checkpoints.fired = ""
-	if why == "" || t.s.currentState() == StateReplanning || len(t.checkpoints.awaiting) == 0 {
-		return
+	why, split := t.checkpoints.fired, t.checkpoints.decompose
+	t.checkpoints.fired, t.checkpoints.decompose = "", ""
+	switch {
+	case t.s.currentState() == StateReplanning:
+	case why != "" && len(t.checkpoints.awaiting) > 0:
+		t.s.setState(StateReflecting, why)
+	case split != "":
+		t.s.setState(StateDecomposing, split)
 	}
-	t.s.setState(StateReflecting, why)
 }
 
 // haltStop is the stop for a guard's halt (or a question the user
@@ -190,7 +201,7 @@ func (t *task) nextCheckpointIn() int {
 	if cadence <= 0 {
 		return 0
 	}
-	return max(discipline.NextCheckpointAt(t.discipline.LastReflectionAt(), cadence)-t.limits.toolCalls, 0)
+	return max(discipline.NextCheckpointAt(t.discipline.LastReflectionAt(), cadence)-t.workCalls(), 0)
 }
 
 // commandOf extracts run_command's command line from its arguments.

@@ -40,3 +40,9 @@ func ReplayNotes(evs []datalog.NoteEvent) []Note {
 	}
 	return notes
 }
+
+// ownTool reports a tool the session owns (update_plan, reflect, note):
+// each only records, so the permission policy does not judge it.
+func (s *Session) ownTool(name string) bool {
+	return name == PlanToolName || (name == ReflectToolName && s.opts.StructuredReflection) || (name == NoteToolName && s.opts.NotesMax > 0)
+}

@@ -17,7 +17,7 @@ type Permissions interface {
 // call gets a result telling the model why; it reports whether to run.
 func (t *task) permit(ctx context.Context, o *outcome) bool {
 	s := t.s
-	if s.opts.Permissions == nil || o.call.Name == PlanToolName { // the session's own tool only records the plan
+	if s.opts.Permissions == nil || s.ownTool(o.call.Name) { // the session's own tools only record (plan, reflection, notes)
 		o.decision, o.decidedBy = "allow", "policy"
 		return true
 	}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -141,4 +142,37 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// ErrNoTask is /reflect with no task running.
+var ErrNoTask = errors.New("no task is running: /reflect asks for a checkpoint in a running task")
+
+// Reflect asks for a checkpoint after the round in flight, whatever the
+// cadence (the TUI's /reflect).
+func (s *Session) Reflect() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.running {
+		return ErrNoTask
+	}
+	s.forceCheckpoint = true
+	return nil
+}
+
+// takeForcedCheckpoint reports and clears a /reflect request.
+func (s *Session) takeForcedCheckpoint() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.forceCheckpoint
+	s.forceCheckpoint = false
+	return f
+}
+
+func hasKind(ins []discipline.Intervention, k discipline.Kind) bool {
+	for _, in := range ins {
+		if in.Kind == k {
+			return true
+		}
+	}
+	return false
 }

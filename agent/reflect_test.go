@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/keel-dev/keel/agent/llmtest"
+	"github.com/keel-dev/keel/tools"
 )
 
 func TestReflectionValidate(t *testing.T) {
@@ -209,4 +210,43 @@ func TestReflectSchema(t *testing.T) {
 		return
 	}
 	t.Fatal("no reflect tool offered")
+}
+
+// /reflect asks for a checkpoint after the round in flight, whatever the
+// cadence; with no task running it says so.
+func TestReflectForcesACheckpoint(t *testing.T) {
+	started := make(chan struct{})
+	release := make(chan struct{})
+	gate := &fakeTool{name: "gate", class: tools.ReadOnly, run: func(ctx context.Context, _ json.RawMessage) (tools.Result, error) {
+		close(started)
+		<-release
+		return tools.Result{Output: "done"}, nil
+	}}
+	s, srv := newSession(t, llmtest.Rounds(llmtest.ToolRound(call("", "gate", `{}`)), llmtest.ToolRound(reflectCall(AdjustContinue, "")), llmtest.TextRound("ok")), func(o *Options) {
+		o.Tools = append(o.Tools, gate)
+		o.StructuredReflection = true
+	})
+	if err := s.Reflect(); err != ErrNoTask {
+		t.Fatalf("Reflect with no task: %v", err)
+	}
+	if err := s.Submit(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	await(t, started, "the tool to start")
+	if err := s.Reflect(); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	evs, st := collect(t, s)
+	fired := eventsOf[InterventionFired](evs)
+	if st.Reason != StopCompleted || len(fired) != 1 || !strings.Contains(fired[0].Intervention.Why, "/reflect") {
+		t.Fatalf("stop %s, fired %+v", st.Reason, fired)
+	}
+	msgs := srv.Requests()[1].Messages
+	if got := msgs[len(msgs)-1].Content; !strings.Contains(got, "[Checkpoint") || !strings.Contains(got, "reflect tool call") {
+		t.Errorf("the request after /reflect ends with %q", got)
+	}
+	if recs := eventsOf[ReflectionRecorded](evs); len(recs) != 1 || recs[0].Status != ReflectionAnswered {
+		t.Errorf("reflections %+v", recs)
+	}
 }

@@ -31,15 +31,17 @@ type Session struct {
 	resume State // the state a wait (compacting, retrying) returns to
 	// internalErrors counts keel's own mistakes (invalid transitions).
 	internalErrors int
-	cancel         context.CancelFunc
-	running        bool
-	taskSeq        int
-	roundSeq       int
-	usage          llm.Usage
-	cost           float64
-	interSeq       int
-	toolTotal      int
-	defs           []llm.ToolDef // the tools as the model sees them, built once
+	// forceCheckpoint: /reflect asked for a checkpoint after this round.
+	forceCheckpoint bool
+	cancel          context.CancelFunc
+	running         bool
+	taskSeq         int
+	roundSeq        int
+	usage           llm.Usage
+	cost            float64
+	interSeq        int
+	toolTotal       int
+	defs            []llm.ToolDef // the tools as the model sees them, built once
 	// taskDiscipline is the discipline state carried from task to task.
 	taskDiscipline discipline.State
 	wg             sync.WaitGroup

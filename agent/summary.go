@@ -17,7 +17,7 @@ func (t *task) roundSummary(outs []outcome, endedTurn bool) discipline.RoundSumm
 		EndedTurn:     endedTurn,
 		Plan:          planView(t.s.Plan()),
 		Compacted:     t.compaction.compacted,
-		ToolCalls:     t.limits.toolCalls,
+		ToolCalls:     t.workCalls(),
 		ContextUsed:   t.compaction.lastPrompt,
 		ContextWindow: t.s.opts.ContextWindow,
 	}
@@ -26,8 +26,8 @@ func (t *task) roundSummary(outs []outcome, endedTurn bool) discipline.RoundSumm
 	}
 	t.compaction.compacted = false
 	for _, o := range outs {
-		if o.skip != "" {
-			continue // never ran: nothing for the guards to judge
+		if o.skip != "" || o.call.Name == ReflectToolName {
+			continue // never ran, or answered a checkpoint: nothing for the guards to judge
 		}
 		c := callSummary(o)
 		if c.Command != "" && len(c.Reads) == 0 && !c.IsError {
@@ -114,6 +114,12 @@ func planView(p *Plan) discipline.PlanView {
 	v := discipline.PlanView{Goal: p.Goal, Steps: make([]discipline.PlanStep, len(p.Steps))}
 	for i, s := range p.Steps {
 		v.Steps[i] = discipline.PlanStep{Title: s.Title, Status: s.Status}
+		if parent := p.Step(s.Parent); parent != nil {
+			if v.Parents == nil {
+				v.Parents = map[string]string{}
+			}
+			v.Parents[s.Title] = parent.Title
+		}
 	}
 	return v
 }

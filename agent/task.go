@@ -35,9 +35,10 @@ type task struct {
 
 // taskLimits are the figures the task's limits are checked against.
 type taskLimits struct {
-	rounds    int
-	toolCalls int
-	usage     llm.Usage
+	rounds       int
+	toolCalls    int
+	reflectCalls int // of toolCalls, the reflect calls (workCalls leaves them out)
+	usage        llm.Usage
 }
 
 // taskCompaction tracks compaction within the task.
@@ -62,6 +63,7 @@ type taskCheckpoints struct {
 	pending    []string            // messages injected before the next request
 	awaiting   []int               // seqs of checkpoints waiting for the model's answer
 	answering  []int               // seqs the round's reflect call answers
+	decompose  string              // why keel asked for sub-steps this round ("" when it did not)
 	fired      string              // why the round's checkpoint fired ("" when none did)
 	unanswered int                 // checkpoints the model did not answer with reflect
 	decision   discipline.Decision // the last round's, until applied

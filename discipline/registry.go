@@ -24,6 +24,7 @@ func table() []*Guard {
 		verifyGuard,
 		planContinueGuard,
 		monologueGuard,
+		decomposeGuard,
 	}
 }
 

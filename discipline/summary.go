@@ -59,6 +59,8 @@ func StepStatuses() []string {
 type PlanView struct {
 	Goal  string
 	Steps []PlanStep
+	// Parents maps a sub-step's title to its parent's title (decompose.go).
+	Parents map[string]string
 }
 
 // PlanStep is one step of a PlanView.

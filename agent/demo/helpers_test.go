@@ -40,8 +40,10 @@ func newHarness(t *testing.T, cadence int, mutate func(*agent.Options, *tools.Wo
 		Provider: &Provider{}, ProviderName: Name, Model: Model, ContextWindow: ContextWindow,
 		Tools:      tools.New(ws, tools.Options{}),
 		Discipline: pol,
-		Limits:     agent.Limits{MaxTurns: 30, MaxToolCalls: 40},
-		Workdir:    ws.Root(),
+		// as keel ships: checkpoints answered with reflect
+		StructuredReflection: true,
+		Limits:               agent.Limits{MaxTurns: 30, MaxToolCalls: 40},
+		Workdir:              ws.Root(),
 		// A short prompt: the story must not depend on keel's wording.
 		SystemPrompt: "You are keel, a coding assistant.",
 	}
@@ -114,10 +116,14 @@ func eventsOf[T agent.Event](evs []agent.Event) []T {
 
 // toolLines lists a task's finished tool calls as "name:ok",
 // "name:error" or "name:denied", in the order the model asked for them
-// (read-only calls run in parallel and finish in any order).
+// (read-only calls run in parallel and finish in any order). The reflect
+// calls that answer checkpoints are left out: the story is the rest.
 func (h *harness) toolLines(evs []agent.Event) []string {
 	marks := map[string]string{}
 	for _, f := range eventsOf[agent.ToolFinished](evs) {
+		if f.Name == agent.ReflectToolName {
+			continue
+		}
 		mark := "ok"
 		switch {
 		case f.Denied:

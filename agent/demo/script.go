@@ -34,7 +34,10 @@ func answer(msgs []llm.Message, headless bool) reply {
 	p := readProgress(msgs)
 	p.headless = headless
 	r := p.next()
-	if last := lastUser(msgs); strings.Contains(last, checkpointMark) {
+	switch last := lastUser(msgs); {
+	case strings.Contains(last, checkpointMark) && strings.Contains(last, "reflect tool call"):
+		r = withReflect(p, r) // structured reflection
+	case strings.Contains(last, checkpointMark):
 		r = withCheckpointAnswer(p, r)
 	}
 	return r

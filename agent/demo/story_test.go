@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -40,35 +41,54 @@ func TestStoryFixesTheBug(t *testing.T) {
 
 func TestCheckpointIsAnswered(t *testing.T) {
 	needGo(t)
-	h := newHarness(t, 3, nil)
-	evs, st := h.run(t, "fix it")
-	if st.Reason != agent.StopCompleted {
-		t.Fatalf("stopped with %s: %s", st.Reason, st.Message)
-	}
-	ins := st.Summary.Interventions
-	// Cadence 3 over ten calls: after the rounds crossing 3, 6 and 9.
-	if kinds(ins) != "reflection,reflection,reflection" || ins[0].AtToolCall != 4 || ins[1].AtToolCall != 6 || ins[2].AtToolCall != 9 {
-		t.Fatalf("interventions %q at %d, %d, %d; want three reflections at 4, 6, 9 and nothing else", kinds(ins), ins[0].AtToolCall, ins[1].AtToolCall, ins[2].AtToolCall)
-	}
-	first := ins[0]
-	if first.AtToolCall < 3 || !strings.Contains(first.Message, checkpointMark) {
-		t.Errorf("first checkpoint at call %d: %q", first.AtToolCall, first.Message)
-	}
-	for _, in := range ins {
-		if !strings.HasPrefix(in.Reply, "1. The task:") || !strings.Contains(in.Reply, "3. Next output:") {
-			t.Errorf("checkpoint %d reply: %q", in.Seq, in.Reply)
-		}
-	}
-	if n := len(eventsOf[agent.InterventionAnswered](evs)); n != 3 {
-		t.Errorf("%d InterventionAnswered events, want 3", n)
-	}
-	// The request after the checkpoint carried it: the history shows it
-	// right before the answer that restates the task.
-	hist := h.s.History()
-	for i, m := range hist {
-		if strings.Contains(m.Content, checkpointMark) && (i+1 >= len(hist) || !strings.HasPrefix(hist[i+1].Content, "1. The task:")) {
-			t.Errorf("message %d is a checkpoint not answered next", i)
-		}
+	for _, structured := range []bool{true, false} {
+		t.Run(fmt.Sprintf("structured %v", structured), func(t *testing.T) {
+			h := newHarness(t, 3, func(o *agent.Options, _ *tools.Workspace) { o.StructuredReflection = structured })
+			evs, st := h.run(t, "fix it")
+			if st.Reason != agent.StopCompleted {
+				t.Fatalf("stopped with %s: %s", st.Reason, st.Message)
+			}
+			ins := st.Summary.Interventions
+			// Cadence 3 over ten calls: after the rounds crossing 3, 6 and 9
+			// (reflect calls, which answer checkpoints, are not counted).
+			if kinds(ins) != "reflection,reflection,reflection" || ins[0].AtToolCall != 4 || ins[1].AtToolCall != 6 || ins[2].AtToolCall != 9 {
+				t.Fatalf("interventions %q at %d, %d, %d; want three reflections at 4, 6, 9 and nothing else", kinds(ins), ins[0].AtToolCall, ins[1].AtToolCall, ins[2].AtToolCall)
+			}
+			if !strings.Contains(ins[0].Message, checkpointMark) {
+				t.Errorf("first checkpoint: %q", ins[0].Message)
+			}
+			for _, in := range ins {
+				ok := strings.HasPrefix(in.Reply, "1. The task:") && strings.Contains(in.Reply, "3. Next output:")
+				if structured {
+					ok = strings.HasPrefix(in.Reply, "progress: ") && strings.Contains(in.Reply, "adjustment continue")
+				}
+				if !ok {
+					t.Errorf("checkpoint %d reply: %q", in.Seq, in.Reply)
+				}
+			}
+			if n := len(eventsOf[agent.InterventionAnswered](evs)); n != 3 {
+				t.Errorf("%d InterventionAnswered events, want 3", n)
+			}
+			// The request after the checkpoint carried it: the history shows it
+			// right before the answer.
+			hist := h.s.History()
+			for i, m := range hist {
+				if !strings.Contains(m.Content, checkpointMark) {
+					continue
+				}
+				next := llm.Message{}
+				if i+1 < len(hist) {
+					next = hist[i+1]
+				}
+				answered := strings.HasPrefix(next.Content, "1. The task:")
+				if structured {
+					answered = len(next.ToolCalls) > 0 && next.ToolCalls[0].Name == agent.ReflectToolName
+				}
+				if !answered {
+					t.Errorf("message %d is a checkpoint not answered next", i)
+				}
+			}
+		})
 	}
 }
 
@@ -122,8 +142,8 @@ func TestDeniedEditEndsPolitely(t *testing.T) {
 				t.Errorf("tool calls:\n got %v\nwant %v", got, tt.calls)
 			}
 			assertPlanDone(t, st.Summary.Plan, "completed", tt.testStep, "skipped", "skipped")
-			// The answer follows the checkpoint due at call 9 (cadence 3).
-			if !strings.Contains(st.Result, "\n\nYou declined the edit") {
+			// The answer comes after the reflection on the checkpoint due at call 9 (cadence 3).
+			if !strings.HasPrefix(st.Result, "You declined the edit") {
 				t.Errorf("final answer: %q", st.Result)
 			}
 			if strings.Contains(readFile(t, h.dir, codeFile), fixedLine) {

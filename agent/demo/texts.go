@@ -1,5 +1,7 @@
 package demo
 
+import "github.com/keel-dev/keel/agent"
+
 // What the scripted model says. Written as a careful model would: short,
 // concrete, saying what it does next.
 const (
@@ -102,6 +104,29 @@ func withCheckpointAnswer(p progress, r reply) reply {
 		r.text = ans + "\n\n" + r.text
 	}
 	return r
+}
+
+// withReflect answers a checkpoint with a reflect call before the step's
+// own calls; a final answer waits for the next turn, after the reflection.
+func withReflect(p progress, r reply) reply {
+	rc := reflectCall(p, r)
+	if len(r.calls) == 0 {
+		return reply{calls: []call{rc}}
+	}
+	r.calls = append([]call{rc}, r.calls...)
+	return r
+}
+
+// reflectCall is the checkpoint's answer as a reflect call: the story is
+// on course, so the adjustment is continue.
+func reflectCall(p progress, r reply) call {
+	return call{name: agent.ReflectToolName, args: map[string]any{
+		"progress":    p.proved(),
+		"evidence":    []string{"the tool calls so far in this demo"},
+		"next_action": nextOutput(r),
+		"confidence":  0.9,
+		"adjustment":  agent.AdjustContinue,
+	}}
 }
 
 // proved says what the calls so far established.
