@@ -206,7 +206,7 @@ func (m *Model) spin(msg spinMsg) tea.Cmd {
 }
 
 // busy reports whether anything on screen moves: a task or a !command runs.
-func (m *Model) busy() bool { return m.running || m.status.Working() || m.shell.active() }
+func (m *Model) busy() bool { return m.running || m.status.Working() || m.shell.Active() }
 
 // submit sends a prompt in a command; an error comes back as a message.
 func (m *Model) submit(prompt string) tea.Cmd {

@@ -4,10 +4,12 @@
 // the round that is streaming), ui/editor (the prompt box: history,
 // pastes, @file mentions, completions), ui/dialog (the agent's questions
 // and the Bridge that carries them), ui/planpanel, ui/statusbar (with the
-// retry countdown), ui/helpview (`?`), ui/browser (the datalog) and
-// ui/welcome. They draw with the one theme.Styles, answer the one
-// keys.KeyMap (keymap_test.go checks that `?` lists every binding and that
-// no handler compares a key itself), and share ui/common's helpers.
+// retry countdown), ui/helpview (`?`), ui/browser (the datalog),
+// ui/welcome, ui/shellcmd (the user's !commands) and ui/customcmd (custom
+// /commands read from files). They draw with the one theme.Styles, answer
+// the one keys.KeyMap (keymap_test.go checks that `?` lists every binding
+// and that no handler compares a key itself), and share ui/common's
+// helpers.
 //
 // The root sends intents (methods) to its children and passes them the
 // results of their commands; no child reaches into another's state. Agent
@@ -17,10 +19,10 @@
 //
 // Files by concern: model.go (routing), keys.go, agent_events.go,
 // layout.go, view.go; editor_route.go is the root's side of what the
-// editor sends (prompts with their @files, !commands from shell.go,
-// custom /commands from customcmd.go), slash*.go the /commands,
-// browse_route.go the browser's actions. View only composes cached lines
-// of what is visible; streamed text is redrawn on frame ticks (at most 60
-// a second), and nothing ticks while keel is idle. Nothing in Update or
-// View reads a file or the network.
+// editor sends (prompts with their @files and !command outputs, custom
+// /commands), slash*.go the /commands, browse_route.go the browser's
+// actions. View only composes cached lines of what is visible; streamed
+// text is redrawn on frame ticks (at most 60 a second), and nothing ticks
+// while keel is idle. Nothing in Update or View reads a file or the
+// network.
 package ui

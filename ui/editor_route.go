@@ -9,6 +9,8 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/ui/attach"
 	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/customcmd"
+	"github.com/keel-dev/keel/ui/shellcmd"
 	"github.com/keel-dev/keel/ui/transcript"
 )
 
@@ -29,7 +31,7 @@ type queued struct {
 // The mentioned files are attached and the output of the !commands run
 // since the last prompt is prepended.
 func (m *Model) sendPrompt(shown, prompt string, files []attach.File) tea.Cmd {
-	outs := m.shell.take()
+	outs := m.shell.Take()
 	full := attach.Compose(prompt, files, outs)
 	e := m.tr.AddPrompt(shown, files, outs, m.running)
 	if m.running {
@@ -40,7 +42,7 @@ func (m *Model) sendPrompt(shown, prompt string, files []attach.File) tea.Cmd {
 }
 
 // startShell runs a !command: shown at once, judged by the session's
-// policy, its outcome arriving as a shellDoneMsg.
+// policy, its outcome arriving as a shellcmd.DoneMsg.
 func (m *Model) startShell(command string) tea.Cmd {
 	command = strings.TrimSpace(command)
 	if m.opts.Shell == nil || m.session == nil {
@@ -51,40 +53,49 @@ func (m *Model) startShell(command string) tea.Cmd {
 		m.notice("type a shell command after !, e.g. !git status")
 		return nil
 	}
-	e := m.tr.AddShell(command)
 	ctx, cancel := context.WithCancel(m.ctx)
-	id := m.shell.start(e, command, cancel)
+	id := m.trackShell(command, cancel)
 	var gate agent.Gate
 	if m.opts.Bridge != nil {
 		gate = m.opts.Bridge
 	}
-	return tea.Batch(runShell(ctx, *m.opts.Shell, gate, id, command), m.startSpin())
+	return tea.Batch(shellcmd.Run(ctx, *m.opts.Shell, gate, id, command), m.startSpin())
+}
+
+// trackShell shows a !command about to run and registers it; it returns
+// its id.
+func (m *Model) trackShell(command string, cancel context.CancelFunc) int {
+	id := m.shell.Start(command, cancel)
+	m.shellEntries[id] = m.tr.AddShell(command)
+	return id
 }
 
 // shellDone shows a !command's outcome; its output waits for the next
 // prompt.
-func (m *Model) shellDone(msg shellDoneMsg) {
+func (m *Model) shellDone(msg shellcmd.DoneMsg) {
 	limit := 0
 	if m.opts.Shell != nil {
 		limit = m.opts.Shell.OutputCap
 	}
-	run, ok := m.shell.finish(msg, limit)
-	if ok {
-		m.tr.FinishShell(run.entry, transcript.ShellOutcome{Denied: msg.denied, Reason: msg.reason, Err: msg.err,
-			Output: msg.res.Output, ExitCode: msg.res.ExitCode, IsError: msg.res.IsError, Duration: msg.duration})
+	if !m.shell.Finish(msg, limit) {
+		return
 	}
+	e := m.shellEntries[msg.ID]
+	delete(m.shellEntries, msg.ID)
+	m.tr.FinishShell(e, transcript.ShellOutcome{Denied: msg.Denied, Reason: msg.Reason, Err: msg.Err,
+		Output: msg.Result.Output, ExitCode: msg.Result.ExitCode, IsError: msg.Result.IsError, Duration: msg.Duration})
 }
 
 // setCustom installs the custom commands; one a built-in hides is
 // dropped, and every conflict is said once.
-func (m *Model) setCustom(msg commandsMsg) {
-	for _, n := range msg.notices {
+func (m *Model) setCustom(msg customcmd.Msg) {
+	for _, n := range msg.Notices {
 		m.notice(n)
 	}
 	m.custom = m.custom[:0]
-	for _, c := range msg.cmds {
-		if builtinSlash(c.name) {
-			m.notice(c.name + ": the built-in command wins over " + common.Clean(c.source))
+	for _, c := range msg.Commands {
+		if builtinSlash(c.Name) {
+			m.notice(c.Name + ": the built-in command wins over " + common.Clean(c.Source))
 			continue
 		}
 		m.custom = append(m.custom, c)
@@ -92,12 +103,12 @@ func (m *Model) setCustom(msg commandsMsg) {
 }
 
 // runCustom sends a custom command's prompt, as if typed.
-func (m *Model) runCustom(c customCommand, arg string) tea.Cmd {
+func (m *Model) runCustom(c customcmd.Command, arg string) tea.Cmd {
 	if m.session == nil {
 		m.errorCard("no provider is configured — see the steps above, or run `keel --demo`")
 		return nil
 	}
-	return m.sendPrompt(strings.TrimSpace(c.name+" "+arg), c.expand(arg), nil)
+	return m.sendPrompt(strings.TrimSpace(c.Name+" "+arg), c.Expand(arg), nil)
 }
 
 // historyFailed says, once a run, that the history file could not be

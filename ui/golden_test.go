@@ -12,6 +12,7 @@ import (
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/ui/browser"
+	"github.com/keel-dev/keel/ui/shellcmd"
 	"github.com/keel-dev/keel/ui/transcript"
 )
 
@@ -165,10 +166,9 @@ func askPending(t *testing.T, m *Model, req agent.PermissionRequest) {
 // scenarioEditor: a !command's output, a prompt sent with a mentioned
 // file, and the input holding a chip while @ lists files.
 func scenarioEditor(_ *testing.T, m *Model) {
-	e := m.tr.AddShell("go test ./ui")
-	id := m.shell.start(e, "go test ./ui", func() {})
+	id := m.trackShell("go test ./ui", func() {})
 	out := "=== RUN   TestGolden\n" + strings.Repeat("--- PASS: TestGolden/case (0.00s)\n", 12) + "PASS\nok  \tgithub.com/keel-dev/keel/ui\t0.412s\n"
-	send(m, shellDoneMsg{id: id, res: tools.Result{Output: out, ExitCode: intp(0)}, duration: 1400 * time.Millisecond})
+	send(m, shellcmd.DoneMsg{ID: id, Result: tools.Result{Output: out, ExitCode: intp(0)}, Duration: 1400 * time.Millisecond})
 	typeRun(m, "summarise @READ")
 	pressRun(m, "tab")
 	send(m, press("enter"))

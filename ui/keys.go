@@ -140,7 +140,7 @@ func (m *Model) escape() tea.Cmd {
 	switch {
 	case m.running && m.session != nil:
 		m.cancel()
-	case m.shell.cancelAll() > 0:
+	case m.shell.CancelAll() > 0:
 		m.notice("cancelling the !command (esc)…")
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/keel-dev/keel/agent/llmtest"
+	"github.com/keel-dev/keel/ui/customcmd"
 	"github.com/keel-dev/keel/ui/editor"
 )
 
@@ -68,7 +69,7 @@ func feed(m *Model, cmd tea.Cmd) {
 		for _, c := range msg {
 			feed(m, c)
 		}
-	case editor.FilesMsg, editor.MentionMsg, commandsMsg:
+	case editor.FilesMsg, editor.MentionMsg, customcmd.Msg:
 		m.Update(msg)
 	}
 }

@@ -10,11 +10,13 @@ import (
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/ui/browser"
 	"github.com/keel-dev/keel/ui/common"
+	"github.com/keel-dev/keel/ui/customcmd"
 	"github.com/keel-dev/keel/ui/dialog"
 	"github.com/keel-dev/keel/ui/editor"
 	"github.com/keel-dev/keel/ui/helpview"
 	"github.com/keel-dev/keel/ui/keys"
 	"github.com/keel-dev/keel/ui/planpanel"
+	"github.com/keel-dev/keel/ui/shellcmd"
 	"github.com/keel-dev/keel/ui/statusbar"
 	"github.com/keel-dev/keel/ui/theme"
 	"github.com/keel-dev/keel/ui/transcript"
@@ -41,9 +43,11 @@ type Model struct {
 	input   editor.Model
 	dialogs dialog.Model
 	help    helpview.Model
-	shell   shellRuns       // the user's !commands
-	browser *browser.Model  // nil when closed
-	custom  []customCommand // custom /commands, read at start
+	shell   shellcmd.Runs // the user's !commands
+	// shellEntries are the transcript's entries of the !commands that run.
+	shellEntries map[int]*transcript.Entry
+	browser      *browser.Model      // nil when closed
+	custom       []customcmd.Command // custom /commands, read at start
 
 	width, height int
 	running       bool     // a task is in progress (as far as the UI knows)
@@ -80,8 +84,10 @@ func New(opts Options) *Model {
 		input:   editor.New(st, km, opts.Workspace),
 		dialogs: dialog.New(km),
 		now:     time.Now,
-		width:   opts.Width,
-		height:  opts.Height,
+
+		shellEntries: map[int]*transcript.Entry{},
+		width:        opts.Width,
+		height:       opts.Height,
 	}
 	if opts.Demo {
 		m.input.SetPlaceholder("Type anything and press Enter: the demo model fixes a failing test in about a minute")
@@ -99,7 +105,7 @@ func New(opts Options) *Model {
 
 // Init starts draining the session's events and the bridge's questions.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.drain(), tea.RequestBackgroundColor, loadCommandsCmd(m.opts.Commands), waitNotice(m.opts.LateNotices),
+	return tea.Batch(m.drain(), tea.RequestBackgroundColor, customcmd.Load(m.opts.Commands), waitNotice(m.opts.LateNotices),
 		editor.LoadHistoryCmd(m.historyFile()), m.afterFirstFrame())
 }
 
@@ -183,9 +189,9 @@ func (m *Model) handleInput(msg tea.Msg) tea.Cmd {
 		if send {
 			return m.send()
 		}
-	case shellDoneMsg:
+	case shellcmd.DoneMsg:
 		m.shellDone(msg)
-	case commandsMsg:
+	case customcmd.Msg:
 		m.setCustom(msg)
 	case editor.HistoryMsg:
 		m.historyFailed(m.input.HistoryLoaded(msg))

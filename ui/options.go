@@ -7,8 +7,10 @@ import (
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/ui/customcmd"
 	"github.com/keel-dev/keel/ui/dialog"
 	"github.com/keel-dev/keel/ui/editor"
+	"github.com/keel-dev/keel/ui/shellcmd"
 )
 
 // Options configure the UI. Only cmd/keel fills them.
@@ -62,9 +64,9 @@ type Options struct {
 	Workspace editor.Workspace
 	// Shell runs !commands through the session's policy; nil says they
 	// are not available.
-	Shell *Shell
+	Shell *shellcmd.Shell
 	// Commands are the directories of custom /commands.
-	Commands CommandDirs
+	Commands customcmd.Dirs
 	// Status is what /status shows besides the model and session.
 	Status StatusInfo
 	// HistoryFile keeps the prompts sent in this workspace across

@@ -11,6 +11,7 @@ import (
 
 	"github.com/keel-dev/keel/agent/llmtest"
 	"github.com/keel-dev/keel/tools"
+	"github.com/keel-dev/keel/ui/shellcmd"
 )
 
 // newShellModel is a model whose !commands go through a real workspace,
@@ -36,7 +37,7 @@ func newShellModel(t *testing.T) (*Model, string, *llmtest.Server) {
 			run = tl
 		}
 	}
-	m, srv := newLLMModel(t, 100, 30, Options{Shell: &Shell{Tool: run, Permissions: pol, OutputCap: 1 << 10}})
+	m, srv := newLLMModel(t, 100, 30, Options{Shell: &shellcmd.Shell{Tool: run, Permissions: pol, OutputCap: 1 << 10}})
 	return m, ws.Root(), srv
 }
 
@@ -54,7 +55,7 @@ func shellMsgs(cmd tea.Cmd) <-chan tea.Msg {
 						run(c)
 					}
 				}
-			case shellDoneMsg:
+			case shellcmd.DoneMsg:
 				out <- msg
 			}
 		}()

@@ -53,8 +53,8 @@ func (m *Model) slashMatches(prefix string) []editor.Item {
 		}
 	}
 	for _, c := range m.custom {
-		if strings.HasPrefix(c.name, prefix) {
-			out = append(out, editor.Item{Value: c.name, Desc: c.desc})
+		if strings.HasPrefix(c.Name, prefix) {
+			out = append(out, editor.Item{Value: c.Name, Desc: c.Desc})
 		}
 	}
 	return out
@@ -99,7 +99,7 @@ func (m *Model) runSlash(line string) tea.Cmd {
 		}
 	}
 	for _, c := range m.custom {
-		if c.name == name {
+		if c.Name == name {
 			return m.runCustom(c, arg)
 		}
 	}
@@ -191,7 +191,7 @@ func (m *Model) slashHelp() []helpview.Entry {
 		out = append(out, helpview.Entry{Key: strings.TrimSpace(c.name + " " + c.args), Desc: c.desc})
 	}
 	for _, c := range m.custom {
-		out = append(out, helpview.Entry{Key: c.name + " [ARGS]", Desc: c.desc})
+		out = append(out, helpview.Entry{Key: c.Name + " [ARGS]", Desc: c.Desc})
 	}
 	return out
 }

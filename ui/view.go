@@ -36,7 +36,7 @@ func (m *Model) title() string {
 	switch {
 	case m.dialogs.Active():
 		return TitleAsking
-	case m.running || m.shell.active():
+	case m.running || m.shell.Active():
 		return TitleWorking
 	}
 	return TitleReady

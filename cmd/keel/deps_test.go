@@ -54,6 +54,8 @@ var importRules = []struct {
 	{pkg: module + "/ui/helpview", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
 	{pkg: module + "/ui/browser", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
 	{pkg: module + "/ui/welcome", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
+	{pkg: module + "/ui/shellcmd", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
+	{pkg: module + "/ui/customcmd", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
 	{pkg: module + "/cmd/keel/headless", forbidden: append([]string{module + "/ui", module + "/agent/llmtest", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/agent/recall", forbidden: append([]string{module + "/ui", module + "/cmd", module + "/config", cobraPkg}, charmPrefixes...), exact: []string{module + "/agent"}},
 	{pkg: module + "/tools/mcp", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config", module + "/cmd", cobraPkg}, charmPrefixes...)},

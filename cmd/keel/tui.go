@@ -16,8 +16,10 @@ import (
 	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/tools/sandbox"
 	"github.com/keel-dev/keel/ui"
+	"github.com/keel-dev/keel/ui/customcmd"
 	"github.com/keel-dev/keel/ui/dialog"
 	"github.com/keel-dev/keel/ui/editor"
+	"github.com/keel-dev/keel/ui/shellcmd"
 )
 
 // runTUI starts the terminal UI, and starts it again on the session the
@@ -127,10 +129,10 @@ func (a *app) uiOptions(b *builtSession, bridge *dialog.Bridge) ui.Options {
 
 // shellFor gives the TUI's !commands the session's run_command and
 // permission policy; nil when the session has no run_command.
-func shellFor(b *builtSession) *ui.Shell {
+func shellFor(b *builtSession) *shellcmd.Shell {
 	for _, t := range b.tools {
 		if t.Name() == tools.NameRunCommand {
-			return &ui.Shell{Tool: t, Permissions: b.policy, OutputCap: b.cfg.ToolOutputCap}
+			return &shellcmd.Shell{Tool: t, Permissions: b.policy, OutputCap: b.cfg.ToolOutputCap}
 		}
 	}
 	return nil
@@ -138,8 +140,8 @@ func shellFor(b *builtSession) *ui.Shell {
 
 // commandDirs are where custom /commands live: the project's
 // .keel/commands and the user's $XDG_CONFIG_HOME/keel/commands.
-func commandDirs(root string) ui.CommandDirs {
-	d := ui.CommandDirs{Project: filepath.Join(root, ".keel", "commands")}
+func commandDirs(root string) customcmd.Dirs {
+	d := customcmd.Dirs{Project: filepath.Join(root, ".keel", "commands")}
 	if p := config.UserConfigPath(nil); p != "" {
 		d.User = filepath.Join(filepath.Dir(p), "commands")
 	}

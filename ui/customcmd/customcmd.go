@@ -1,4 +1,13 @@
-package ui
+// Package customcmd reads the custom /commands: Markdown files in the
+// project's .keel/commands/ and the user's $XDG_CONFIG_HOME/keel/commands/:
+// review.md becomes /review, its text the prompt, with $ARGUMENTS replaced by what follows the
+// command (or the arguments appended when it has no $ARGUMENTS). They are
+// read once, at start-up, in a command. A project's file is untrusted
+// input, but it only becomes a prompt the user chose to send; its
+// description is sanitised like any text keel did not write, and a
+// symlink in the project's directory may not lead out of it (it could
+// point at a file the project should not see).
+package customcmd
 
 import (
 	"bytes"
@@ -18,32 +27,22 @@ import (
 	"github.com/keel-dev/keel/ui/common"
 )
 
-// Custom commands are Markdown files in the project's .keel/commands/ and
-// the user's $XDG_CONFIG_HOME/keel/commands/: review.md becomes /review,
-// its text the prompt, with $ARGUMENTS replaced by what follows the
-// command (or the arguments appended when it has no $ARGUMENTS). They are
-// read once, at start-up, in a command. A project's file is untrusted
-// input, but it only becomes a prompt the user chose to send; its
-// description is sanitised like any text keel did not write, and a
-// symlink in the project's directory may not lead out of it (it could
-// point at a file the project should not see).
-
 // maxCommandFile is the largest command file read.
 const maxCommandFile = 64 << 10
 
 // commandName is what a file name (without .md) must look like.
 var commandName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
-// customCommand is a prompt kept in a file and run as /name.
-type customCommand struct {
-	name   string // with the slash: "/review"
-	desc   string // the first line of the file, sanitised
+// Command is a prompt kept in a file and run as /name.
+type Command struct {
+	Name   string // with the slash: "/review"
+	Desc   string // the first line of the file, sanitised
+	Source string // the file as shown in notices
 	body   string
-	source string // the file as shown in notices
 }
 
-// expand is the prompt for args: $ARGUMENTS replaced, or args appended.
-func (c customCommand) expand(args string) string {
+// Expand is the prompt for args: $ARGUMENTS replaced, or args appended.
+func (c Command) Expand(args string) string {
 	if strings.Contains(c.body, "$ARGUMENTS") {
 		return strings.ReplaceAll(c.body, "$ARGUMENTS", args)
 	}
@@ -53,59 +52,60 @@ func (c customCommand) expand(args string) string {
 	return strings.TrimRight(c.body, "\n") + "\n\n" + args
 }
 
-// CommandDirs are where custom commands are read from; "" skips one.
-type CommandDirs struct {
+// Dirs are where custom commands are read from; "" skips one.
+type Dirs struct {
 	Project string // the project's .keel/commands
 	User    string // $XDG_CONFIG_HOME/keel/commands
 }
 
-// commandsMsg carries the custom commands read at start-up and one line
-// for each file that was ignored or overridden.
-type commandsMsg struct {
-	cmds    []customCommand
-	notices []string
+// Msg carries the custom commands read at start-up and one line for each
+// file that was ignored or overridden.
+type Msg struct {
+	Commands []Command
+	Notices  []string
 }
 
-// loadCommandsCmd reads the command directories in a command.
-func loadCommandsCmd(dirs CommandDirs) tea.Cmd {
+// Load reads the command directories in a command; its Msg comes back to
+// the root model.
+func Load(dirs Dirs) tea.Cmd {
 	if dirs.Project == "" && dirs.User == "" {
 		return nil
 	}
 	return func() tea.Msg {
 		cmds, notices := loadCommands(dirs)
-		return commandsMsg{cmds: cmds, notices: notices}
+		return Msg{Commands: cmds, Notices: notices}
 	}
 }
 
 // loadCommands reads both directories: on a name clash the user's file
 // wins over the project's, with a notice. A missing or unreadable
 // directory is no error; each bad file is one notice.
-func loadCommands(dirs CommandDirs) ([]customCommand, []string) {
+func loadCommands(dirs Dirs) ([]Command, []string) {
 	project, notices := readCommandDir(dirs.Project, ".keel/commands", true)
 	user, more := readCommandDir(dirs.User, dirs.User, false)
 	notices = append(notices, more...)
-	byName := map[string]customCommand{}
+	byName := map[string]Command{}
 	for _, c := range project {
-		byName[c.name] = c
+		byName[c.Name] = c
 	}
 	for _, c := range user {
-		if p, ok := byName[c.name]; ok {
-			notices = append(notices, fmt.Sprintf("%s: your %s replaces the project's %s", c.name, c.source, p.source))
+		if p, ok := byName[c.Name]; ok {
+			notices = append(notices, fmt.Sprintf("%s: your %s replaces the project's %s", c.Name, c.Source, p.Source))
 		}
-		byName[c.name] = c
+		byName[c.Name] = c
 	}
-	out := make([]customCommand, 0, len(byName))
+	out := make([]Command, 0, len(byName))
 	for _, c := range byName {
 		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, notices
 }
 
 // readCommandDir reads the *.md files of dir; label is how notices name
 // it. A project's files are opened through os.Root, so a symlink cannot
 // lead out of its directory.
-func readCommandDir(dir, label string, project bool) ([]customCommand, []string) {
+func readCommandDir(dir, label string, project bool) ([]Command, []string) {
 	if dir == "" {
 		return nil, nil
 	}
@@ -122,7 +122,7 @@ func readCommandDir(dir, label string, project bool) ([]customCommand, []string)
 		defer root.Close()
 		open = root.Open
 	}
-	var cmds []customCommand
+	var cmds []Command
 	var notices []string
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".md")
@@ -141,41 +141,41 @@ func readCommandDir(dir, label string, project bool) ([]customCommand, []string)
 }
 
 // readCommandFile reads and checks one command file.
-func readCommandFile(open func(string) (*os.File, error), file, name, source string) (customCommand, error) {
+func readCommandFile(open func(string) (*os.File, error), file, name, source string) (Command, error) {
 	if !commandName().MatchString(name) {
-		return customCommand{}, errors.New("a name is letters, digits, - and _")
+		return Command{}, errors.New("a name is letters, digits, - and _")
 	}
 	f, err := open(file)
 	if err != nil {
-		return customCommand{}, errors.New("cannot be read (a symlink out of the directory, or no permission)")
+		return Command{}, errors.New("cannot be read (a symlink out of the directory, or no permission)")
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	switch {
 	case err != nil:
-		return customCommand{}, errors.New("cannot be read")
+		return Command{}, errors.New("cannot be read")
 	case !info.Mode().IsRegular():
-		return customCommand{}, errors.New("not a regular file")
+		return Command{}, errors.New("not a regular file")
 	case info.Size() > maxCommandFile:
-		return customCommand{}, fmt.Errorf("larger than %d KiB", maxCommandFile>>10)
+		return Command{}, fmt.Errorf("larger than %d KiB", maxCommandFile>>10)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxCommandFile))
 	if err != nil {
-		return customCommand{}, errors.New("cannot be read")
+		return Command{}, errors.New("cannot be read")
 	}
 	return parseCommand(name, source, data)
 }
 
 // parseCommand makes a command of a file's content.
-func parseCommand(name, source string, data []byte) (customCommand, error) {
+func parseCommand(name, source string, data []byte) (Command, error) {
 	switch {
 	case !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0:
-		return customCommand{}, errors.New("not UTF-8 text")
+		return Command{}, errors.New("not UTF-8 text")
 	case len(bytes.TrimSpace(data)) == 0:
-		return customCommand{}, errors.New("empty")
+		return Command{}, errors.New("empty")
 	}
 	body := strings.ReplaceAll(string(data), "\r\n", "\n")
-	return customCommand{name: "/" + name, desc: commandDesc(body), body: body, source: source}, nil
+	return Command{Name: "/" + name, Desc: commandDesc(body), body: body, Source: source}, nil
 }
 
 // commandDesc is a command's description: its first non-empty line
