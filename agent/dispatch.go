@@ -23,6 +23,7 @@ type outcome struct {
 	decidedBy  string // "policy", "rule", "user", "yolo", "session"
 	decision   string // "allow", "deny"
 	target     string // the resolved path the permission check approved (tools.Decision.Target)
+	writes     bool   // approved beyond keel's read-only analysis: a command gets a writable sandbox (tools.WithWrites)
 	verified   bool   // a command on the verification list that succeeded
 	denial     string // why the call was refused, for the task's denials
 	duration   time.Duration
@@ -133,7 +134,11 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 	if tool.Class() != tools.ReadOnly {
 		s.opts.Recorder.intent(s.currentRound(), o.call, o.started) // shown even if keel dies while it runs
 	}
-	res, err := tool.Run(tools.WithTarget(ctx, o.target), json.RawMessage(o.call.Arguments))
+	ctx = tools.WithTarget(ctx, o.target)
+	if o.writes {
+		ctx = tools.WithWrites(ctx)
+	}
+	res, err := tool.Run(ctx, json.RawMessage(o.call.Arguments))
 	switch {
 	case ctx.Err() != nil:
 		o.result = res

@@ -18,7 +18,7 @@ type Permissions interface {
 func (t *task) permit(ctx context.Context, o *outcome) bool {
 	s := t.s
 	if s.opts.Permissions == nil || s.ownTool(o.call.Name) { // the session's own tools only record (plan, reflection, notes)
-		o.decision, o.decidedBy = "allow", "policy"
+		o.decision, o.decidedBy, o.writes = "allow", "policy", true
 		return true
 	}
 	d := s.opts.Permissions.Decide(o.call.Name, json.RawMessage(o.call.Arguments))
@@ -26,6 +26,7 @@ func (t *task) permit(ctx context.Context, o *outcome) bool {
 	switch d.Verdict {
 	case tools.Allow:
 		o.decision, o.decidedBy = "allow", decidedBy(s.readOnly(o.call.Name), s.opts.Yolo)
+		o.writes = !d.ReadOnly // allowed by analysis alone: the read-only sandbox
 		return true
 	case tools.Deny:
 		t.deny(o, "policy", d.Reason)
@@ -46,7 +47,7 @@ func (t *task) permit(ctx context.Context, o *outcome) bool {
 	if reply.ForSession {
 		s.opts.Permissions.Grant(d.Grant)
 	}
-	o.decision, o.decidedBy = "allow", "user"
+	o.decision, o.decidedBy, o.writes = "allow", "user", true
 	return true
 }
 

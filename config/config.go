@@ -26,8 +26,7 @@ type Config struct {
 	CompactKeepRounds    int                 `toml:"compact_keep_rounds"`
 	ToolOutputCap        int                 `toml:"tool_output_cap"`
 	Yolo                 bool                `toml:"yolo"`
-	Sandbox              string              `toml:"sandbox"`          // SandboxAuto, SandboxOn or SandboxOff
-	SandboxWritable      []string            `toml:"sandbox_writable"` // extra writable directories, "~/" expanded
+	Sandbox              Sandbox             `toml:"sandbox"`
 	Providers            map[string]Provider `toml:"providers"`
 	Permissions          Permissions         `toml:"permissions"`
 	Discipline           discipline.Values   `toml:"discipline"` // keys declared by the guards (discipline.Settings)
@@ -67,7 +66,21 @@ type Permissions struct {
 	EnvPassthrough []string `toml:"env_passthrough"`
 }
 
-// The values of the sandbox key.
+// Sandbox holds the [sandbox] settings: how commands are confined.
+type Sandbox struct {
+	Mode string `toml:"mode"` // SandboxAuto, SandboxOn or SandboxOff
+	// Writable: where approved commands may write besides the workspace
+	// and temp directories (toolchain caches); "~/" is the home directory.
+	Writable []string `toml:"writable"`
+	// Readable: what commands keel runs without asking may read outside
+	// the workspace and the system's directories; "~/" as in Writable.
+	Readable []string `toml:"readable"`
+	// Network: approved commands may use the network (false: they may
+	// not; commands run without asking never may).
+	Network bool `toml:"network"`
+}
+
+// The values of sandbox.mode.
 const (
 	SandboxAuto = "auto" // sandbox commands where the kernel supports it
 	SandboxOn   = "on"   // required: refuse to run commands when unsupported
@@ -125,7 +138,14 @@ func Defaults() *Config {
 		MaxCompactions:    3,
 		CompactKeepRounds: 4,
 		ToolOutputCap:     64 << 10,
-		Sandbox:           SandboxAuto,
+		Sandbox: Sandbox{Mode: SandboxAuto, Network: true,
+			Writable: []string{"~/.cache", "~/go/pkg/mod", "~/.cargo/registry", "~/.cargo/git", "~/.npm/_cacache",
+				"~/.m2/repository", "~/.gradle/caches", "~/.gradle/wrapper/dists", "~/.pnpm-store", "~/.local/share/pnpm/store",
+				"~/.yarn/berry/cache", "~/.bun/install/cache", "~/.nuget/packages"},
+			Readable: []string{"~/go", "~/.cache/go-build", "~/.cargo/bin", "~/.cargo/registry", "~/.cargo/git", "~/.rustup",
+				"~/.nvm", "~/.pyenv", "~/.local/bin", "~/.local/lib", "~/.m2/repository", "~/.gradle/caches", "~/.gradle/wrapper",
+				"~/.bun/bin", "~/.deno/bin", "~/.sdkman/candidates", "~/.gitconfig", "~/.config/git/config", "~/.config/git/ignore",
+				"~/.config/git/attributes"}},
 		Providers: map[string]Provider{
 			"openai": {Name: "openai", BaseURL: DefaultOpenAIBaseURL, APIKeyEnv: "OPENAI_API_KEY", Model: DefaultOpenAIModel, ContextWindow: DefaultContextWindow},
 			"ollama": {Name: "ollama", BaseURL: "http://localhost:11434/v1", ContextWindow: DefaultContextWindow},

@@ -63,9 +63,6 @@ func Load(opts LoadOptions) (*Config, []Warning, error) {
 	}
 	warnings = append(warnings, checkMCP(c)...)
 	c.Datalog.Path = expandHome(c.Datalog.Path, opts.Getenv)
-	for i, d := range c.SandboxWritable {
-		c.SandboxWritable[i] = expandHome(d, opts.Getenv)
-	}
 	if err := validate(c); err != nil {
 		return nil, warnings, err
 	}

@@ -2,8 +2,8 @@ package config
 
 import (
 	"errors"
-	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -15,15 +15,20 @@ func TestSandboxKeys(t *testing.T) {
 		check     func(*world, *Config) bool
 	}{
 		{"defaults", "", "", func(w *world, c *Config) bool {
-			return c.Sandbox == SandboxAuto && c.SandboxWritable == nil && c.Permissions.EnvPassthrough == nil
+			return c.Sandbox.Mode == SandboxAuto && c.Sandbox.Network && slices.Contains(c.Sandbox.Writable, "~/go/pkg/mod") &&
+				!slices.Contains(c.Sandbox.Writable, "~/go") && slices.Contains(c.Sandbox.Readable, "~/.rustup") &&
+				c.Permissions.EnvPassthrough == nil
 		}},
-		{"on", lines(`sandbox = "on"`), "", func(w *world, c *Config) bool { return c.Sandbox == SandboxOn }},
-		{"off", lines(`sandbox = "off"`), "", func(w *world, c *Config) bool { return c.Sandbox == SandboxOff }},
-		{"bad value", lines(`model = "m"`, `sandbox = "yes"`), `FILE:2:1: sandbox must be "auto", "on" or "off", not "yes"`, nil},
-		{"writable expands ~/", lines(`sandbox_writable = ["~/cache", "/srv/x"]`), "", func(w *world, c *Config) bool {
-			return reflect.DeepEqual(c.SandboxWritable, []string{filepath.Join(w.home, "cache"), "/srv/x"})
+		{"on", lines(`[sandbox]`, `mode = "on"`), "", func(w *world, c *Config) bool { return c.Sandbox.Mode == SandboxOn }},
+		{"off", lines(`[sandbox]`, `mode = "off"`), "", func(w *world, c *Config) bool { return c.Sandbox.Mode == SandboxOff }},
+		{"no network", lines(`[sandbox]`, `network = false`), "", func(w *world, c *Config) bool { return !c.Sandbox.Network }},
+		{"bad value", lines(`model = "m"`, `[sandbox]`, `mode = "yes"`), `FILE:3:1: sandbox.mode must be "auto", "on" or "off", not "yes"`, nil},
+		{"the old key says where it went", lines(`sandbox = "off"`), `FILE:1:1: sandbox must be a table`, nil},
+		{"writable keeps ~/ for the sandbox to expand", lines(`[sandbox]`, `writable = ["~/cache", "/srv/x"]`), "", func(w *world, c *Config) bool {
+			return reflect.DeepEqual(c.Sandbox.Writable, []string{"~/cache", "/srv/x"})
 		}},
-		{"writable must be absolute", lines(`sandbox_writable = ["build"]`), `FILE:1:1: sandbox_writable must list absolute directories`, nil},
+		{"writable must be absolute", lines(`[sandbox]`, `writable = ["build"]`), `FILE:2:1: sandbox.writable must list absolute paths`, nil},
+		{"readable must be absolute", lines(`[sandbox]`, `readable = ["build"]`), `FILE:2:1: sandbox.readable must list absolute paths`, nil},
 		{"env passthrough", lines(`[permissions]`, `env_passthrough = ["NPM_TOKEN", "GH_TOKEN"]`), "", func(w *world, c *Config) bool {
 			return reflect.DeepEqual(c.Permissions.EnvPassthrough, []string{"NPM_TOKEN", "GH_TOKEN"})
 		}},
@@ -49,7 +54,7 @@ func TestSandboxKeys(t *testing.T) {
 
 func TestSandboxKeysInTemplate(t *testing.T) {
 	tmpl := InitTemplate()
-	for _, s := range []string{"# sandbox = \"auto\"", "# sandbox_writable = []", "# env_passthrough = []", "keel trust"} {
+	for _, s := range []string{"# mode = \"auto\"", "# writable = [\"~/.cache\"", "# network = true", "# env_passthrough = []", "keel trust"} {
 		if !strings.Contains(tmpl, s) {
 			t.Errorf("InitTemplate lacks %q", s)
 		}

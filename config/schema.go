@@ -58,8 +58,6 @@ var fixedFields = []field{
 	{"compact_keep_rounds", kindInt, "latest rounds a compaction keeps word for word (0: the last one)", func(c *Config) any { return &c.CompactKeepRounds }},
 	{"tool_output_cap", kindInt, "bytes of tool output sent to the model (head and tail kept)", func(c *Config) any { return &c.ToolOutputCap }},
 	{"yolo", kindBool, "allow every tool call without asking (never .git/ or outside-workspace writes)", func(c *Config) any { return &c.Yolo }},
-	{"sandbox", kindString, `run commands in a sandbox: "auto" (where the kernel supports it), "on" (required) or "off"`, func(c *Config) any { return &c.Sandbox }},
-	{"sandbox_writable", kindStrings, "directories sandboxed commands may also write to (besides the workspace, temp and caches)", func(c *Config) any { return &c.SandboxWritable }},
 
 	{"permissions.allow", kindStrings, `rules allowed without asking, e.g. "edit_file", "run_command:go test *"`, func(c *Config) any { return &c.Permissions.Allow }},
 	{"permissions.deny", kindStrings, "rules always denied; deny wins over allow", func(c *Config) any { return &c.Permissions.Deny }},
@@ -72,6 +70,11 @@ var fixedFields = []field{
 	{"memory.notes_max", kindInt, "facts the working memory (the note tool) holds; the least recently used goes first; 0 disables it", func(c *Config) any { return &c.Memory.NotesMax }},
 	{"memory.lessons", kindBool, "store a lesson when a task ends, and offer the most relevant ones to the next tasks of the project", func(c *Config) any { return &c.Memory.Lessons }},
 	{"memory.lessons_offered", kindInt, "lessons offered to a new task at most", func(c *Config) any { return &c.Memory.LessonsOffered }},
+
+	{"sandbox.mode", kindString, `confine commands: "auto" (where the kernel can), "on" (refuse to run them where it cannot) or "off" (then every command asks)`, func(c *Config) any { return &c.Sandbox.Mode }},
+	{"sandbox.writable", kindStrings, "caches approved commands may write besides the workspace and temp dirs (not .git/hooks, .git/config, .keel/, AGENTS.md)", func(c *Config) any { return &c.Sandbox.Writable }},
+	{"sandbox.readable", kindStrings, "what commands keel runs without asking may read besides the workspace and the system", func(c *Config) any { return &c.Sandbox.Readable }},
+	{"sandbox.network", kindBool, "approved commands may use the network (commands run without asking never may)", func(c *Config) any { return &c.Sandbox.Network }},
 
 	{"datalog.path", kindString, "SQLite file; empty = $XDG_DATA_HOME/keel/keel.db", func(c *Config) any { return &c.Datalog.Path }},
 	{"datalog.capture_bodies", kindBool, "also store raw request and response bodies", func(c *Config) any { return &c.Datalog.CaptureBodies }},
@@ -117,7 +120,7 @@ var providerFields = []providerField{
 }
 
 // sections are the known tables other than [providers], in print order.
-var sections = []string{"permissions", "discipline", "plan", "memory", "datalog", "ui"}
+var sections = []string{"permissions", "discipline", "plan", "memory", "sandbox", "datalog", "ui"}
 
 // lookupField returns the field with the given dotted key.
 func lookupField(key string) (field, bool) {

@@ -18,7 +18,7 @@ const templateHeader = `# keel configuration (written by "keel config init").
 # environment (KEEL_MODEL, KEEL_PROVIDER, KEEL_REFLECTION_CADENCE,
 # KEEL_MAX_TURNS, KEEL_MAX_TOOL_CALLS, KEEL_YOLO, OPENAI_BASE_URL), then flags.
 # A project's file may not set yolo, permissions.allow, permissions.env_passthrough,
-# sandbox, sandbox_writable or a provider's base_url, api_key_env and api_key
+# sandbox.mode, sandbox.writable, sandbox.readable or a provider's base_url, api_key_env and api_key
 # until you run "keel trust" in it; this file and --config FILE may.
 # "keel config" shows the values in effect and where each came from.
 `

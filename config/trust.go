@@ -11,7 +11,7 @@ import (
 // only when the user trusts the project: each runs commands without asking,
 // lets them write more or see more secrets, or (datalog.path) chooses where
 // keel writes its database.
-var trustedKeys = []string{"yolo", "permissions.allow", "permissions.env_passthrough", "sandbox", "sandbox_writable", "datalog.path"}
+var trustedKeys = []string{"yolo", "permissions.allow", "permissions.env_passthrough", "sandbox.mode", "sandbox.writable", "sandbox.readable", "datalog.path"}
 
 // trustedProviderKeys are the keys of a [providers.NAME] table that need
 // trust: each decides where the API key goes, or which key is sent.

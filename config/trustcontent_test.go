@@ -133,7 +133,7 @@ func TestChangedProviderMessage(t *testing.T) {
 // applies, never on a second read of the file.
 func TestTrustJudgesTheBytesApplied(t *testing.T) {
 	w := newWorld(t)
-	trusted, hostile := []byte("yolo = true\n"), []byte("yolo = true\nsandbox = \"off\"\n")
+	trusted, hostile := []byte("yolo = true\n"), []byte("yolo = true\n[sandbox]\nmode = \"off\"\n")
 	writeFile(t, w.projectFile, string(trusted))
 	w.trust(t)
 	writeFile(t, w.projectFile, string(hostile)) // on disk now, but not what is judged below
@@ -152,7 +152,7 @@ func TestTrustJudgesTheBytesApplied(t *testing.T) {
 func TestTrustSwapRace(t *testing.T) {
 	w := newWorld(t)
 	trusted := "yolo = true\n"
-	hostile := "yolo = true\nsandbox = \"off\"\n[permissions]\nallow = [\"run_command\"]\n"
+	hostile := "yolo = true\n[sandbox]\nmode = \"off\"\n[permissions]\nallow = [\"run_command\"]\n"
 	writeFile(t, w.projectFile, trusted)
 	w.trust(t)
 	stop := make(chan struct{})
@@ -185,8 +185,8 @@ func TestTrustSwapRace(t *testing.T) {
 	var applied, ignored int
 	for range 300 {
 		c, _ := w.load(t)
-		if c.Sandbox == SandboxOff || len(c.Permissions.Allow) != 0 {
-			t.Fatalf("a hostile key applied: sandbox = %q, allow = %v", c.Sandbox, c.Permissions.Allow)
+		if c.Sandbox.Mode == SandboxOff || len(c.Permissions.Allow) != 0 {
+			t.Fatalf("a hostile key applied: sandbox.mode = %q, allow = %v", c.Sandbox.Mode, c.Permissions.Allow)
 		}
 		if c.Yolo {
 			applied++

@@ -59,20 +59,21 @@ func checkField(c *Config, f field) *Error {
 		if f.key == "ui.theme" && !slices.Contains([]string{"auto", "dark", "light"}, *v) {
 			return errorAt(src, f.key, `ui.theme must be "auto", "dark" or "light", not %q`, *v)
 		}
-		if f.key == "sandbox" && !slices.Contains([]string{SandboxAuto, SandboxOn, SandboxOff}, *v) {
-			return errorAt(src, f.key, `sandbox must be "auto", "on" or "off", not %q`, *v)
+		if f.key == "sandbox.mode" && !slices.Contains([]string{SandboxAuto, SandboxOn, SandboxOff}, *v) {
+			return errorAt(src, f.key, `sandbox.mode must be "auto", "on" or "off", not %q`, *v)
 		}
 	}
 	return nil
 }
 
-// checkWritable requires every sandbox_writable entry to be an absolute
-// directory once "~/" is expanded.
+// checkWritable requires every sandbox.writable and sandbox.readable
+// entry to be an absolute path once "~/" is expanded.
 func checkWritable(c *Config) *Error {
-	for _, d := range c.SandboxWritable {
-		if !filepath.IsAbs(d) {
-			return errorAt(c.Source("sandbox_writable"), "sandbox_writable",
-				`sandbox_writable must list absolute directories (or ones starting with "~/"), not %q`, short(d))
+	for key, list := range map[string][]string{"sandbox.writable": c.Sandbox.Writable, "sandbox.readable": c.Sandbox.Readable} {
+		for _, d := range list {
+			if !filepath.IsAbs(d) && !strings.HasPrefix(d, "~/") { // "~/" stays only without a home: dropped then
+				return errorAt(c.Source(key), key, `%s must list absolute paths (or ones starting with "~/"), not %q`, key, short(d))
+			}
 		}
 	}
 	return nil

@@ -64,7 +64,7 @@ func call(t testing.TB, ws *Workspace, opts Options, name string, args any) Resu
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := tool.Run(context.Background(), raw)
+	res, err := tool.Run(WithWrites(context.Background()), raw) // as an approved call
 	if err != nil {
 		t.Fatalf("%s: harness error: %v", name, err)
 	}

@@ -42,6 +42,11 @@ type Decision struct {
 	// run the call with WithTarget(ctx, Target), so it acts on exactly
 	// that path even if a symlink on the way is swapped afterwards.
 	Target string
+	// ReadOnly: a command allowed only because keel's analysis found it
+	// read-only. It runs in the read-only sandbox, so a mistake in the
+	// analysis costs a failed command, not an escape. Any other allowed
+	// or approved command is run with WithWrites.
+	ReadOnly bool
 }
 
 // Grant is what "allow for this session" covers.
@@ -64,17 +69,23 @@ type PolicyOptions struct {
 	// Tools are the tools the policy judges; each one's Class() is its
 	// permission class. Nil means the built-in set (New).
 	Tools []Tool
+	// Unconfined says why commands cannot run in the read-only sandbox
+	// here ("" when they can): then no command runs without asking,
+	// however read-only it looks, unless a rule, a grant or --yolo
+	// allows it.
+	Unconfined string
 }
 
 // Policy decides whether a tool call runs, asks or is refused. It is safe
 // for concurrent use.
 type Policy struct {
-	ws      *Workspace
-	yolo    bool
-	allow   []rule
-	deny    []rule
-	classes map[string]Class // each tool's own Class(): declared once, by the tool
-	groups  []Group          // tools known only while the session runs (MCP servers')
+	ws         *Workspace
+	yolo       bool
+	unconfined string
+	allow      []rule
+	deny       []rule
+	classes    map[string]Class // each tool's own Class(): declared once, by the tool
+	groups     []Group          // tools known only while the session runs (MCP servers')
 
 	mu     sync.Mutex
 	grants []Grant
@@ -83,7 +94,7 @@ type Policy struct {
 // NewPolicy parses the rules; an unknown tool or bad pattern is an error
 // naming the rule.
 func NewPolicy(ws *Workspace, opts PolicyOptions) (*Policy, error) {
-	p := &Policy{ws: ws, yolo: opts.Yolo, classes: map[string]Class{}}
+	p := &Policy{ws: ws, yolo: opts.Yolo, unconfined: opts.Unconfined, classes: map[string]Class{}}
 	ts := opts.Tools
 	if ts == nil {
 		ts = New(ws, Options{})

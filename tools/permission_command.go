@@ -250,8 +250,12 @@ func (c *commandCheck) coverage() Decision {
 			wrote = append(wrote, c.p.ws.Rel(w.abs))
 		}
 	}
-	if len(missing) == 0 && len(writes) == 0 {
-		return Decision{Verdict: Allow}
+	switch {
+	case len(missing) == 0 && len(writes) == 0 && c.readOnly() && c.p.unconfined != "":
+		return Decision{Verdict: Ask, Reason: "keel runs no command without asking here: " + c.p.unconfined,
+			Grant: commandGrant(c.canonicals(), nil, c.p.ws)}
+	case len(missing) == 0 && len(writes) == 0:
+		return Decision{Verdict: Allow, ReadOnly: c.readOnly()}
 	}
 	var reason []string
 	if len(texts) > 0 {
@@ -261,6 +265,32 @@ func (c *commandCheck) coverage() Decision {
 		reason = append(reason, "writes "+strings.Join(wrote, ", "))
 	}
 	return Decision{Verdict: Ask, Reason: strings.Join(reason, " and "), Grant: commandGrant(missing, writes, c.p.ws)}
+}
+
+// readOnly reports that every call is read-only by the analysis alone
+// (no rule or grant was needed) and nothing is written: such a command
+// runs in the read-only sandbox.
+func (c *commandCheck) readOnly() bool {
+	for _, e := range c.effects {
+		if !e.ReadOnly {
+			return false
+		}
+	}
+	for _, w := range c.writes {
+		if w.abs != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// canonicals are every call's canonical words.
+func (c *commandCheck) canonicals() [][]string {
+	out := make([][]string, len(c.effects))
+	for i, e := range c.effects {
+		out[i] = e.Canonical
+	}
+	return out
 }
 
 // callCovered reports a call's own writes (cp's destination) covered by

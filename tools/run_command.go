@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/keel-dev/keel/tools/sandbox"
 )
 
 const (
@@ -97,7 +99,7 @@ func (rc *runCommand) exec(ctx context.Context, command, dir string, timeout tim
 	}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd, err := rc.command(tctx, command)
+	cmd, done, err := rc.command(tctx, command, !writesApproved(ctx))
 	if err != nil {
 		return errResult("could not run the command: %v", err)
 	}
@@ -110,20 +112,48 @@ func (rc *runCommand) exec(ctx context.Context, command, dir string, timeout tim
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // reap background children left in the group
 	}
+	done()
 	return commandResult(out.String(), err, ctx, tctx, timeout, time.Since(start))
 }
 
-// command is bash -c command, through the sandbox when there is one.
-func (rc *runCommand) command(ctx context.Context, command string) (*exec.Cmd, error) {
+// command is bash -c command, through the sandbox when there is one: the
+// read-only one unless the call was approved (WithWrites). done runs
+// after the command: it removes the read-only sandbox's temporary
+// directory, or puts back the protected paths an approved command
+// changed (see sandbox.Guard) and says so in the output.
+func (rc *runCommand) command(ctx context.Context, command string, readOnly bool) (*exec.Cmd, func(), error) {
 	argv := []string{"bash", "-c", command}
-	if rc.opts.Sandbox != nil {
-		return rc.opts.Sandbox.Command(ctx, argv)
+	sb := rc.opts.Sandbox
+	switch {
+	case sb != nil && readOnly:
+		return sb.ReadOnlyCommand(ctx, argv)
+	case sb != nil:
+		cmd, err := sb.Command(ctx, argv)
+		if err != nil || len(sb.Spec.Protect) == 0 {
+			return cmd, func() {}, err
+		}
+		g := sandbox.NewGuard(sb.Spec.Protect)
+		return cmd, func() { noteRestored(cmd, g.Restore(), rc.ws) }, nil
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = cmdWaitDelay
-	return cmd, nil
+	return cmd, func() {}, nil
+}
+
+// noteRestored appends to the command's output which protected paths
+// keel put back.
+func noteRestored(cmd *exec.Cmd, fixed []string, ws *Workspace) {
+	w, ok := cmd.Stdout.(*capWriter)
+	if !ok || len(fixed) == 0 {
+		return
+	}
+	rel := make([]string, len(fixed))
+	for i, p := range fixed {
+		rel[i] = ws.Rel(p)
+	}
+	fmt.Fprintf(w, "\n[keel put back %s: commands may not change the repository's hooks and configuration, .keel/ or AGENTS.md]\n", strings.Join(rel, ", "))
 }
 
 func commandResult(output string, err error, ctx, tctx context.Context, timeout, took time.Duration) Result {

@@ -203,3 +203,19 @@ func statAt(abs string) (fs.FileInfo, error) {
 	defer r.Close()
 	return r.Stat(filepath.Base(abs))
 }
+
+type writesKey struct{}
+
+// WithWrites marks a run_command call that the user, a rule, a session
+// grant or --yolo approved: it runs with a writable workspace. A call
+// without it runs in the read-only sandbox (Decision.ReadOnly), so a
+// caller that forgets it gets a command that cannot write, never the
+// reverse.
+func WithWrites(ctx context.Context) context.Context {
+	return context.WithValue(ctx, writesKey{}, true)
+}
+
+func writesApproved(ctx context.Context) bool {
+	ok, _ := ctx.Value(writesKey{}).(bool)
+	return ok
+}

@@ -38,7 +38,7 @@ func (a *app) evalBuilder(m modelChoice) eval.Builder {
 		runner, _ := sandboxRunner(cfg, ws.Root()) // the notice was printed once
 		toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: m.secrets,
 			Env: childEnv(cfg, os.Environ()), Sandbox: runner})
-		policy, err := tools.NewPolicy(ws, tools.PolicyOptions{Allow: t.Allow, Deny: cfg.Permissions.Deny})
+		policy, err := tools.NewPolicy(ws, tools.PolicyOptions{Allow: t.Allow, Deny: cfg.Permissions.Deny, Unconfined: unconfined(cfg, runner)})
 		if err != nil {
 			return nil, usageError(err)
 		}

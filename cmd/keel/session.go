@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/keel-dev/keel/tools/sandbox"
 	"io"
 	"os"
 	"time"
@@ -41,6 +42,7 @@ type builtSession struct {
 	env      agent.PromptEnv // where the session runs (the TUI's start banner)
 	tools    []tools.Tool    // the session's tools and policy, for the TUI's !commands
 	policy   *tools.Policy
+	runner   *sandbox.Runner // how commands are confined, for /status
 }
 
 // close ends the session and closes the datalog, saying on stderr when
@@ -86,7 +88,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	recallTool := addRecallTool(&toolset, cfg, ws.Root())
 	mcpTools := addMCPTools(&toolset, cfg, ws.Root(), a.mcpNotifier(setup))
 	popts := a.policyOptions(cfg, setup)
-	popts.Tools = toolset
+	popts.Tools, popts.Unconfined = toolset, unconfined(cfg, runner)
 	policy, err := tools.NewPolicy(ws, popts)
 	if err != nil {
 		return nil, usageError(err)
@@ -107,7 +109,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	recallTool.Exclude(opts.Recorder.SessionID)
 	s := agent.New(opts)
 	b := &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root(), mcp: mcpTools,
-		ws: ws, env: env, tools: toolset, policy: policy}
+		ws: ws, env: env, tools: toolset, policy: policy, runner: runner}
 	mcpTools.Start() // in the background: their tools join the requests that follow their start
 	if notice != "" {
 		b.notices = append(b.notices, notice)

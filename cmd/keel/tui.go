@@ -14,7 +14,6 @@ import (
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
-	"github.com/keel-dev/keel/tools/sandbox"
 	"github.com/keel-dev/keel/ui"
 	"github.com/keel-dev/keel/ui/customcmd"
 	"github.com/keel-dev/keel/ui/dialog"
@@ -167,14 +166,9 @@ func welcomeDatalog(cfg *config.Config) *datalog.DB {
 // session: the endpoint, workspace, datalog, sandbox and MCP servers.
 func statusInfo(b *builtSession, prov config.Provider) ui.StatusInfo {
 	info := ui.StatusInfo{BaseURL: prov.BaseURL, Workspace: b.root, MCPServers: len(b.cfg.MCPServers()),
-		Sandbox: "on (Landlock: commands write only to the workspace, temp dirs and caches)"}
+		Sandbox: sandboxStatus(b.cfg, b.runner)}
 	if b.db != nil {
 		info.DatalogPath = b.cfg.DatalogPath()
-	}
-	if b.cfg.Sandbox == config.SandboxOff {
-		info.Sandbox = `off (sandbox = "off")`
-	} else if err := sandbox.Check(); err != nil {
-		info.Sandbox = "off: " + err.Error()
 	}
 	return info
 }

@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -37,17 +39,20 @@ func helper(args []string) int {
 	if err := AdoptOrphans(); err != nil {
 		fmt.Fprintf(os.Stderr, "keel sandbox: cannot become a subreaper: %v\n", err)
 	}
-	if spec.Landlock {
-		if err := confine(spec.Writable); err != nil {
-			fmt.Fprintf(os.Stderr, "keel sandbox: %v; the command was not run\n", err)
-			return 126
-		}
+	tmp, err := prepare(spec)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "keel sandbox: %v; the command was not run\n", err)
+		return 126
 	}
 	if os.Geteuid() == 0 {
 		dropInspectCaps()
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if tmp != "" {
+		cmd.Env = withTemp(os.Environ(), tmp)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no controlling terminal to write to
+	}
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "keel sandbox: cannot start %s: %v\n", argv[0], err)
 		return 127
@@ -59,6 +64,51 @@ func helper(args []string) int {
 	code := waitChild(cmd.Process.Pid)
 	KillDescendants()
 	return code
+}
+
+// prepare applies the spec to this process before the command starts:
+// protected paths first (mounting is impossible once Landlock applies),
+// then Landlock, then the seccomp filter. The read-only profile's
+// private temporary directory (made by the Runner) is returned.
+func prepare(spec Spec) (tmp string, err error) {
+	if spec.MountNS {
+		if err := protectPaths(spec.Protect); err != nil {
+			return "", err
+		}
+	}
+	switch {
+	case spec.ReadOnly:
+		if tmp = spec.TempDir; tmp == "" {
+			return "", errors.New("the read-only profile needs a temporary directory")
+		}
+		if err := confineReadOnly(spec, tmp); err != nil {
+			return tmp, err
+		}
+		return tmp, denyNetwork()
+	case spec.Landlock:
+		if err := confine(spec.Writable, spec.NoNetwork); err != nil {
+			return "", err
+		}
+	}
+	if spec.NoNetwork {
+		return "", denyNetwork()
+	}
+	return "", nil
+}
+
+// withTemp points the usual temporary-directory variables at tmp, and
+// the Go build cache too: go list writes entries there, and a shared
+// cache a command could write is code a later build would run.
+func withTemp(env []string, tmp string) []string {
+	out := make([]string, 0, len(env)+4)
+	for _, kv := range env {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "TMPDIR", "TMP", "TEMP", "GOCACHE":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp, "GOCACHE="+filepath.Join(tmp, "go-build"))
 }
 
 // inspectCaps let root read another process's memory and environment

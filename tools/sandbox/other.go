@@ -41,10 +41,24 @@ func helper(args []string) int {
 	return 0
 }
 
+// CheckReadOnly reports that there is no read-only sandbox here.
+func CheckReadOnly() error {
+	return errors.New("the read-only sandbox needs Linux (Landlock and seccomp)")
+}
+
+// ReadOnlyFeatures is empty: nothing is enforced here.
+func ReadOnlyFeatures() string { return "" }
+
 // Check reports that commands cannot be confined here.
 func Check() error { return errors.New("the sandbox needs Linux (Landlock)") }
 
-func procAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+func procAttr(Spec) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+// MountNamespaces reports that there are none outside Linux.
+func MountNamespaces() error { return errors.New("no mount namespaces outside Linux") }
+
+// ABI is 0: no Landlock outside Linux.
+func ABI() int { return 0 }
 
 // HideProcess does nothing outside Linux.
 func HideProcess() error { return nil }

@@ -8,8 +8,13 @@ import (
 
 // procAttr puts the helper in its own process group and sends it SIGTERM
 // if keel dies, so it can kill the command's processes first.
-func procAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+// When the spec protects paths, the helper gets a private mount namespace.
+func procAttr(s Spec) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	if s.MountNS {
+		nsAttr(a)
+	}
+	return a
 }
 
 // HideProcess makes keel non-dumpable: no process of the same user (a

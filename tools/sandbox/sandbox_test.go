@@ -29,7 +29,16 @@ func run(t *testing.T, ctx context.Context, spec Spec, dir, script string) (stri
 		t.Fatal(err)
 	}
 	r := &Runner{Exe: exe, Spec: spec}
-	cmd, err := r.Command(ctx, []string{"bash", "-c", script})
+	argv := []string{"bash", "-c", script}
+	cmd, err := r.Command(ctx, argv)
+	if spec.ReadOnly {
+		r.ReadOnlySpec = &spec
+		var done func()
+		cmd, done, err = r.ReadOnlyCommand(ctx, argv)
+		if err == nil {
+			defer done()
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

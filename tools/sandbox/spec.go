@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -19,14 +20,37 @@ type Spec struct {
 	// unconfined (sandbox = "off", or no kernel support), still reaped.
 	Landlock bool     `json:"landlock,omitempty"`
 	Writable []string `json:"writable,omitempty"`
+	// Protect are files and directories inside Writable that stay
+	// read-only (.git/hooks, .git/config, .keel, AGENTS.md): bind-mounted
+	// read-only in a private mount namespace, and checked afterwards.
+	Protect []string `json:"protect,omitempty"`
+	// NoNetwork denies TCP (Landlock) and every socket(2) (seccomp).
+	NoNetwork bool `json:"no_network,omitempty"`
+	// ReadOnly is the profile of commands keel runs without asking: reads
+	// only below Readable and Runnable (executing only below Runnable),
+	// writes only to a private temporary directory and a few devices, no
+	// network, no signals or abstract sockets outside the sandbox.
+	ReadOnly bool     `json:"read_only,omitempty"`
+	Readable []string `json:"readable,omitempty"`
+	Runnable []string `json:"runnable,omitempty"`
+	// TempDir is the read-only profile's private temporary directory: the
+	// Runner makes it and removes it (a confined helper could not).
+	TempDir string `json:"temp_dir,omitempty"`
+	// MountNS: the helper runs in a private mount namespace (set by the
+	// Runner when it asks for one), where it may protect paths.
+	MountNS bool `json:"mount_ns,omitempty"`
 }
 
 // Runner starts commands through the helper.
 type Runner struct {
 	// Exe is the binary that plays the helper: keel itself
 	// (os.Executable), or a test binary whose TestMain calls Main.
-	Exe  string
+	Exe string
+	// Spec confines the commands the user (or a rule, or --yolo) approved.
 	Spec Spec
+	// ReadOnlySpec confines the commands keel runs without asking; nil
+	// when this system cannot (then nothing may run without asking).
+	ReadOnlySpec *Spec
 	// Refuse, when set, is why no command may run (sandbox = "on" on a
 	// kernel without Landlock); run_command returns it to the model.
 	Refuse string
@@ -41,16 +65,42 @@ const TermGrace = 2 * time.Second
 // started and exits; after TermGrace it is killed. The caller sets Dir,
 // Env and the streams.
 func (r *Runner) Command(ctx context.Context, argv []string) (*exec.Cmd, error) {
+	return r.command(ctx, argv, r.Spec)
+}
+
+// ReadOnlyCommand is argv run in the read-only sandbox, and what to call
+// once it ended; an error when there is no read-only sandbox.
+func (r *Runner) ReadOnlyCommand(ctx context.Context, argv []string) (*exec.Cmd, func(), error) {
+	if r.ReadOnlySpec == nil {
+		return nil, nil, errors.New("sandbox: this system has no read-only sandbox")
+	}
+	s := *r.ReadOnlySpec
+	dir, err := os.MkdirTemp("", "keel-ro-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("sandbox: %w", err)
+	}
+	s.TempDir = dir
+	cmd, err := r.command(ctx, argv, s)
+	done := func() { os.RemoveAll(dir) }
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return cmd, done, nil
+}
+
+func (r *Runner) command(ctx context.Context, argv []string, s Spec) (*exec.Cmd, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("sandbox: no command")
 	}
-	spec, err := json.Marshal(r.Spec)
+	s.MountNS = len(s.Protect) > 0 && MountNamespaces() == nil
+	spec, err := json.Marshal(s)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: encode spec: %w", err)
 	}
 	args := append([]string{helperArg, string(spec), "--"}, argv...)
 	cmd := exec.CommandContext(ctx, r.Exe, args...)
-	cmd.SysProcAttr = procAttr()
+	cmd.SysProcAttr = procAttr(s)
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = TermGrace
 	return cmd, nil

@@ -58,6 +58,9 @@ func (a *analyser) run(c *Call) {
 			return
 		}
 	}
+	if assigners[prog] != nil {
+		a.assigningCall(c, prog)
+	}
 	_, isShell := shells[prog]
 	switch {
 	case prog == "cd" || prog == "pushd" || prog == "popd":

@@ -57,6 +57,8 @@ func Classify(c *Call) Effect {
 		classifyCargo(args, &e)
 	case "find":
 		findEffect(args, &e)
+	case "jq":
+		classifyJq(args, &e)
 	default:
 		if spec, ok := readOnly[prog]; ok {
 			spec.apply(args, &e)

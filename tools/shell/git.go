@@ -60,7 +60,7 @@ func classifyGit(c *Call, args []Word, e *Effect) {
 		e.ReadOnly = len(args) == 1 && (args[0].Value == "--version" || args[0].Value == "--help")
 		return
 	}
-	p := gitOpts.parse(rest)
+	p := gitSubOpts(sub).parse(rest)
 	if p.unsure {
 		e.Blocker = "git gets an argument keel cannot see, which may be an option that writes or runs programs"
 		return
@@ -70,15 +70,50 @@ func classifyGit(c *Call, args []Word, e *Effect) {
 		return
 	}
 	e.FlagWrites = append(e.FlagWrites, p.value("--output", "-o")...)
+	e.Reads = append(e.Reads, p.value(gitReadOptions(sub)...)...)
 	if len(e.FlagWrites) == 0 && gitReadOnly(sub, rest, p) {
 		e.ReadOnly = true
 	}
 }
 
-// gitOpts are the options of git's read commands that take a value.
-var gitOpts = opts{short: "nCSGLUM", long: []string{"output", "format", "pretty", "max-count", "skip", "since", "until",
+// gitOpts are the options of git's read commands that take a value as
+// the next word. -M, -C, -B and -U take theirs only attached (-M50%,
+// -U5): listed here, they hid the option after them (--output=FILE).
+var gitOpts = opts{short: "nSGL", long: []string{"output", "format", "pretty", "max-count", "skip", "since", "until",
 	"after", "before", "author", "committer", "grep", "relative", "src-prefix", "dst-prefix", "diff-filter", "contents",
-	"abbrev", "sort", "points-at", "contains", "no-contains", "merged", "no-merged", "date", "decorate-refs"}}
+	"abbrev", "sort", "points-at", "contains", "no-contains", "merged", "no-merged", "date", "decorate-refs",
+	"pathspec-from-file", "ignore-revs-file", "ignore-rev", "exclude-from", "file", "blob", "type", "default", "orderfile"}}
+
+// gitSubOpts are gitOpts with the short options particular to sub.
+func gitSubOpts(sub string) opts {
+	o := gitOpts
+	switch sub {
+	case "config":
+		o.short += "f"
+	case "grep":
+		o.short += "efABCm"
+	case "ls-files":
+		o.short += "xX"
+	}
+	return o
+}
+
+// gitReadOptions are the options whose value is a file git reads: the
+// path is checked against the workspace like any read.
+func gitReadOptions(sub string) []string {
+	out := []string{"--pathspec-from-file", "--orderfile"}
+	switch sub {
+	case "config":
+		out = append(out, "-f", "--file")
+	case "grep":
+		out = append(out, "-f", "--file")
+	case "blame", "annotate":
+		out = append(out, "--contents", "--ignore-revs-file", "-S")
+	case "ls-files":
+		out = append(out, "-X", "--exclude-from")
+	}
+	return out
+}
 
 // gitExecOptions make a read command run a program: an external diff, a
 // textconv or filter driver, a pager, gpg, or a remote helper.

@@ -11,6 +11,7 @@ import (
 type opts struct {
 	short string
 	long  []string
+	posix bool // options end at the first operand (xxd), instead of GNU's anywhere
 }
 
 // parsed is a call's arguments split into options and operands.
@@ -34,6 +35,10 @@ func (o opts) parse(args []Word) parsed {
 			p.operands = append(p.operands, w)
 		case !w.Known() || v == "-" || !strings.HasPrefix(v, "-"):
 			p.operands = append(p.operands, w)
+			if o.posix {
+				p.operands = append(p.operands, args[i+1:]...)
+				return p
+			}
 		case v == "--":
 			p.operands = append(p.operands, args[i+1:]...)
 			return p
@@ -55,11 +60,21 @@ func (o opts) longOpt(p *parsed, v string, next []Word) int {
 	switch {
 	case hasValue:
 		p.values[full] = append(p.values[full], Word{Value: value})
-	case slices.Contains(o.long, full[2:]) && len(next) > 0:
+	case slices.Contains(o.long, full[2:]) && takesNext(next):
 		p.values[full] = append(p.values[full], next[0])
 		return 1
 	}
 	return 0
+}
+
+// takesNext reports whether an option's value may be the next word. A
+// word that starts with "-" is read as an option, not a value: where a
+// program's option takes its value only attached (git's -M50%), reading
+// the next word as its value would hide that option (--output=FILE).
+// Where the program does take it as a value, keel sees one more option
+// than there is, which can only make it ask.
+func takesNext(next []Word) bool {
+	return len(next) > 0 && !(next[0].Known() && strings.HasPrefix(next[0].Value, "-") && next[0].Value != "-")
 }
 
 // expand turns an unambiguous abbreviation of a valued long option into
@@ -95,7 +110,7 @@ func (o opts) shortOpts(p *parsed, v string, next []Word) int {
 			p.values[f] = append(p.values[f], Word{Value: v[j+1:]})
 			return 0
 		}
-		if len(next) > 0 {
+		if takesNext(next) {
 			p.values[f] = append(p.values[f], next[0])
 			return 1
 		}

@@ -73,11 +73,14 @@ var readOnly = map[string]roSpec{
 	"du":   {anyArgs: true, opts: opts{short: "BdtX", long: []string{"block-size", "max-depth", "threshold", "exclude", "exclude-from", "files0-from", "time-style"}}, reads: []string{"-X", "--exclude-from", "--files0-from"}},
 	"diff": {anyArgs: true, opts: opts{short: "ILFSxXD", long: []string{"ignore-matching-lines", "label", "show-function-line", "starting-file", "exclude", "exclude-from", "ifdef", "to-file", "from-file", "line-format", "tabsize", "width"}}, reads: []string{"-X", "--exclude-from", "--to-file", "--from-file"}},
 	"grep": grepSpec, "egrep": grepSpec, "fgrep": grepSpec,
-	"rg":     rgSpec,
-	"jq":     {anyArgs: true, opts: opts{short: "fL", long: []string{"from-file", "arg", "argjson", "slurpfile", "rawfile", "indent"}}, reads: []string{"-f", "--from-file"}, paths: patternFirst},
-	"sort":   {opts: opts{short: "kStTo", long: []string{"key", "field-separator", "buffer-size", "temporary-directory", "output", "files0-from", "compress-program", "batch-size", "parallel", "random-source"}}, exec: []string{"--compress-program"}, write: []string{"-o", "--output"}, notRO: []string{"-o", "--output"}, reads: []string{"--files0-from", "--random-source"}},
-	"uniq":   {opts: opts{short: "fsw", long: []string{"skip-fields", "skip-chars", "check-chars", "group", "all-repeated"}}, check: atMostOne},
-	"xxd":    {opts: opts{short: "lsocgC", long: nil}, check: atMostOne},
+	"rg":   rgSpec,
+	"sort": {opts: opts{short: "kStTo", long: []string{"key", "field-separator", "buffer-size", "temporary-directory", "output", "files0-from", "compress-program", "batch-size", "parallel", "random-source"}}, exec: []string{"--compress-program"}, write: []string{"-o", "--output"}, notRO: []string{"-o", "--output"}, reads: []string{"--files0-from", "--random-source"}},
+	// uniq's --group and --all-repeated take a value only attached (=METHOD):
+	// listed as valued, they hid the output operand (uniq --group IN OUT).
+	"uniq": {opts: opts{short: "fsw", long: []string{"skip-fields", "skip-chars", "check-chars"}}, check: atMostOne},
+	// xxd's -C is a flag (capitalize); -r writes binary to its output operand.
+	// Its options end at the first operand: xxd IN -c writes a file named -c.
+	"xxd":    {opts: opts{short: "cglnosR", posix: true}, check: atMostOne, notRO: []string{"-r"}},
 	"base64": {anyArgs: true, opts: opts{short: "w", long: []string{"wrap"}}, check: atMostOne},
 	"file":   {anyArgs: true, opts: opts{short: "mfFeP", long: []string{"magic-file", "files-from", "separator", "exclude", "parameter"}}, notRO: []string{"-C", "--compile"}, reads: []string{"-m", "--magic-file", "-f", "--files-from"}},
 	"tree":   {opts: opts{short: "LPIoHT", long: []string{"charset", "filelimit", "timefmt", "sort", "gitfile", "infofile"}}, write: []string{"-o"}, notRO: []string{"-o"}},
@@ -95,7 +98,7 @@ var readOnly = map[string]roSpec{
 	"arch": harmless, "nproc": harmless, "tty": harmless, "locale": harmless, "uptime": harmless, "free": harmless,
 	"ps": harmless, "basename": harmless, "dirname": harmless, "realpath": harmless, "readlink": harmless,
 	"which": harmless, "type": harmless, "command": harmless, "env": harmless, "printenv": harmless, "tr": harmless,
-	"logname": harmless, "getconf": harmless, "numfmt": harmless, "set": harmless, "unset": harmless, "umask": harmless,
+	"logname": harmless, "getconf": harmless, "mapfile": harmless, "readarray": harmless, "getopts": harmless, "numfmt": harmless, "set": harmless, "unset": harmless, "umask": harmless,
 }
 
 var grepSpec = roSpec{anyArgs: true,

@@ -58,6 +58,9 @@ func Run(ctx context.Context, sh Shell, gate agent.Gate, id int, command string)
 		if d.Target != "" {
 			ctx = tools.WithTarget(ctx, d.Target)
 		}
+		if !d.ReadOnly || d.Verdict == tools.Ask { // asked and approved, or allowed beyond the read-only analysis
+			ctx = tools.WithWrites(ctx)
+		}
 		start := time.Now()
 		res, err := sh.Tool.Run(ctx, args)
 		return DoneMsg{ID: id, Result: res, Duration: time.Since(start), Err: err}
