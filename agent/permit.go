@@ -25,7 +25,7 @@ func (t *task) permit(ctx context.Context, o *outcome) bool {
 	o.target = d.Target
 	switch d.Verdict {
 	case tools.Allow:
-		o.decision, o.decidedBy = "allow", decidedBy(s.readOnly(o.call.Name), s.opts.Yolo)
+		o.decision, o.decidedBy = "allow", decidedBy(s.readOnly(o.call.Name) || d.ReadOnly, s.opts.Yolo)
 		o.writes = !d.ReadOnly // allowed by analysis alone: the read-only sandbox
 		return true
 	case tools.Deny:

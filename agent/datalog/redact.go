@@ -5,14 +5,19 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+
+	"github.com/keel-dev/keel/internal/secretscan"
 )
 
 // minSecretLen keeps short values ("1", "yes") from blanking ordinary text.
 const minSecretLen = 6
 
-// redactor replaces secret values with [REDACTED:NAME]. Every text the
-// writer stores goes through it (see redact_records.go), except the
-// session id, which keel makes.
+// redactor replaces secret values with [REDACTED:NAME]: the values of
+// secret environment variables and keel's API keys, then every
+// token-shaped secret (secretscan: gitleaks' rules, the mark naming the
+// rule). Every text the writer stores goes through it (see
+// redact_records.go), except the session id, which keel makes; the
+// recall index and exports are built from what is stored.
 type redactor struct {
 	r *strings.Replacer // nil when there is nothing to hide
 }
@@ -132,28 +137,32 @@ func markName(name string) string {
 
 // String redacts s.
 func (r *redactor) String(s string) string {
-	if r == nil || r.r == nil || s == "" {
+	if s == "" {
 		return s
 	}
-	return r.r.Replace(s)
+	if r != nil && r.r != nil {
+		s = r.r.Replace(s)
+	}
+	s, _ = secretscan.Redact(s)
+	return s
 }
 
 // Bytes redacts b.
 func (r *redactor) Bytes(b []byte) []byte {
-	if r == nil || r.r == nil || len(b) == 0 {
+	if len(b) == 0 {
 		return b
 	}
-	return []byte(r.r.Replace(string(b)))
+	return []byte(r.String(string(b)))
 }
 
 // Content redacts a file's content and says whether it held a secret. A
 // content without one is returned as is, byte for byte.
 func (r *redactor) Content(b []byte) ([]byte, bool) {
-	if r == nil || r.r == nil || len(b) == 0 {
+	if len(b) == 0 {
 		return b, false
 	}
 	s := string(b)
-	red := r.r.Replace(s)
+	red := r.String(s)
 	if red == s {
 		return b, false
 	}
