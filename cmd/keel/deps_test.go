@@ -20,12 +20,40 @@ const cobraPkg = "github.com/spf13/cobra"
 // uiChildForbidden is what no package below ui may import.
 var uiChildForbidden = []string{module + "/cmd", module + "/config", cobraPkg}
 
-var importRules = []struct {
+// uiChildren are ui's children by concern, each owning its state: none
+// imports the root model or another child (they share ui/theme, ui/keys,
+// ui/common, ui/markdown, ui/attach and ui/textedit).
+var uiChildren = []string{"transcript", "editor", "dialog", "planpanel", "statusbar", "helpview", "browser",
+	"welcome", "shellcmd", "customcmd"}
+
+// uiShared are the packages ui's children share; they import no child.
+var uiShared = []string{"common", "attach", "textedit"}
+
+// uiChildRules are the rules of the children and of what they share:
+// uiChildForbidden, the root model, and every child but the package itself.
+func uiChildRules() []importRule {
+	var rules []importRule
+	for _, p := range append(append([]string(nil), uiChildren...), uiShared...) {
+		r := importRule{pkg: module + "/ui/" + p, forbidden: uiChildForbidden, exact: []string{module + "/ui"}}
+		for _, c := range uiChildren {
+			if c != p {
+				r.forbidden = append(r.forbidden, module+"/ui/"+c)
+			}
+		}
+		rules = append(rules, r)
+	}
+	return rules
+}
+
+// importRule is one package's forbidden imports.
+type importRule struct {
 	pkg       string
 	forbidden []string // these packages and everything below them
 	exact     []string // these packages only (a parent whose children are fine)
 	onlyStd   bool
-}{
+}
+
+var importRules = append([]importRule{
 	{pkg: module + "/discipline", onlyStd: true},
 	{pkg: module + "/internal/termtext", onlyStd: true},
 	{pkg: module + "/tools/sandbox", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config", module + "/tools/shell", module + "/discipline", module + "/internal/termtext"}, charmPrefixes...), exact: []string{module + "/tools"}},
@@ -38,29 +66,16 @@ var importRules = []struct {
 	{pkg: module + "/agent/datalog", forbidden: append([]string{module + "/ui", module + "/tools", module + "/discipline", module + "/internal/termtext", module + "/cmd", cobraPkg}, charmPrefixes...), exact: []string{module + "/agent"}},
 	{pkg: module + "/agent/demo", forbidden: append([]string{module + "/ui", module + "/cmd", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/ui", forbidden: []string{module + "/cmd", module + "/config", cobraPkg}},
-	// ui's packages by concern: none imports the root model (ui itself),
-	// cmd/, config or cobra; theme, keys and markdown import nothing of keel's.
+	// ui's packages: theme, keys and markdown import nothing of keel's; the
+	// others' rules are uiChildRules.
 	{pkg: module + "/ui/theme", forbidden: []string{module + "/", cobraPkg}},
 	{pkg: module + "/ui/keys", forbidden: []string{module + "/", cobraPkg}},
-	{pkg: module + "/ui/common", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
 	{pkg: module + "/ui/markdown", forbidden: []string{module + "/", cobraPkg}},
-	{pkg: module + "/ui/attach", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
-	{pkg: module + "/ui/transcript", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
-	{pkg: module + "/ui/textedit", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
-	{pkg: module + "/ui/editor", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
-	{pkg: module + "/ui/dialog", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
-	{pkg: module + "/ui/planpanel", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
-	{pkg: module + "/ui/statusbar", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
-	{pkg: module + "/ui/helpview", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
-	{pkg: module + "/ui/browser", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
-	{pkg: module + "/ui/welcome", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
-	{pkg: module + "/ui/shellcmd", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
-	{pkg: module + "/ui/customcmd", forbidden: uiChildForbidden, exact: []string{module + "/ui"}},
 	{pkg: module + "/cmd/keel/headless", forbidden: append([]string{module + "/ui", module + "/agent/llmtest", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/agent/recall", forbidden: append([]string{module + "/ui", module + "/cmd", module + "/config", cobraPkg}, charmPrefixes...), exact: []string{module + "/agent"}},
 	{pkg: module + "/tools/mcp", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config", module + "/cmd", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/cmd/keel/keellog", forbidden: append([]string{module + "/ui", module + "/agent/llmtest"}, charmPrefixes...)},
-}
+}, uiChildRules()...)
 
 func TestImportRules(t *testing.T) {
 	for _, rule := range importRules {
