@@ -108,7 +108,7 @@ func scanMessage(sc scanner, sid string) (Message, error) {
 		return m, err
 	}
 	m.JSON = json.RawMessage(js)
-	if err := llm.DecodeMessage(m.JSON, &m.Msg); err != nil {
+	if err := json.Unmarshal(m.JSON, &m.Msg); err != nil {
 		return m, fmt.Errorf("message %d: %w", m.Seq, err)
 	}
 	return m, nil

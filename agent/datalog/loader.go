@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/keel-dev/keel/agent/llm"
 )
 
 // loader reads one session's rounds first..last with one query per table
@@ -65,7 +64,7 @@ func (l *loader) messages(ctx context.Context) error {
 				return 0, nil, err
 			}
 			m.JSON = json.RawMessage(js)
-			err := llm.DecodeMessage(m.JSON, &m.Msg)
+			err := json.Unmarshal(m.JSON, &m.Msg)
 			return m.Round, func(rd *RoundDetail) { rd.Messages = append(rd.Messages, m) }, err
 		})
 }

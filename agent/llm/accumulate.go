@@ -1,13 +1,10 @@
 package llm
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // accumulator folds stream chunks into a Response and reports each
-// increment to onDelta. Tool calls are keyed by the wire index; when a
-// server omits it, by the call id, and failing that by position.
+// increment to onDelta. Which call a tool-call delta belongs to is
+// quirk_tool_call_index.go's decision.
 type accumulator struct {
 	onDelta   func(Delta)
 	content   strings.Builder
@@ -19,7 +16,6 @@ type accumulator struct {
 	finish    string
 	usage     Usage
 	usageSeen bool
-	any       bool // a delta was emitted
 	scratch   chunk
 }
 
@@ -32,9 +28,13 @@ func newAccumulator(onDelta func(Delta)) *accumulator {
 	return &accumulator{onDelta: onDelta, current: -1}
 }
 
-// feed decodes one SSE data payload and folds it in.
+// feed decodes one data payload and folds it in; an error event inside
+// the stream is returned as the error it reports.
 func (a *accumulator) feed(raw []byte) error {
 	if err := decodeChunk(raw, &a.scratch); err != nil {
+		return err
+	}
+	if err := a.scratch.streamError(); err != nil {
 		return err
 	}
 	a.add(&a.scratch)
@@ -60,12 +60,7 @@ func (a *accumulator) add(c *chunk) {
 }
 
 func (a *accumulator) addDelta(d *chunkDelta) {
-	// vLLM in transition sends both fields with the same text: take one.
-	r := d.ReasoningContent
-	if r == "" {
-		r = d.Reasoning
-	}
-	if r != "" {
+	if r := d.reasoningText(); r != "" {
 		a.reasoning.WriteString(r)
 		a.emit(Delta{Kind: DeltaReasoning, Text: r})
 	}
@@ -85,48 +80,14 @@ func (a *accumulator) addCall(t *toolCallDelta, pos, n int) {
 		c.id = t.ID
 		a.byID[t.ID] = p
 	}
-	name := t.Function.Name
-	if name != "" && name != c.name {
-		c.name += name // some servers split the name; repeats are ignored
-	}
+	c.name = joinName(c.name, t.Function.Name)
 	c.args.WriteString(t.Function.Arguments)
-	if name != "" || t.Function.Arguments != "" {
+	if t.Function.Name != "" || t.Function.Arguments != "" {
 		a.emit(Delta{Kind: DeltaToolCall, Text: t.Function.Arguments, ToolIndex: p, ToolName: c.name})
 	}
 }
 
-// position finds (or starts) the call a tool-call delta belongs to.
-func (a *accumulator) position(t *toolCallDelta, pos, n int) int {
-	if a.byIndex == nil {
-		a.byIndex, a.byID = map[int]int{}, map[string]int{}
-	}
-	if t.Index != nil {
-		p, ok := a.byIndex[*t.Index]
-		// Some servers reuse index 0 for every parallel call: a new id wins.
-		if ok && (t.ID == "" || a.calls[p].id == "" || a.calls[p].id == t.ID) {
-			return p
-		}
-		p = a.start()
-		a.byIndex[*t.Index] = p
-		return p
-	}
-	if t.ID != "" {
-		if p, ok := a.byID[t.ID]; ok {
-			return p
-		}
-		return a.start()
-	}
-	// Neither index nor id: a continuation. With one call per delta it
-	// belongs to the call in progress; with several, go by position.
-	if n > 1 && pos < len(a.calls) {
-		return pos
-	}
-	if a.current >= 0 {
-		return a.current
-	}
-	return a.start()
-}
-
+// start begins a new call and returns its position.
 func (a *accumulator) start() int {
 	a.calls = append(a.calls, &callAcc{})
 	a.current = len(a.calls) - 1
@@ -134,14 +95,12 @@ func (a *accumulator) start() int {
 }
 
 func (a *accumulator) emit(d Delta) {
-	a.any = true
 	if a.onDelta != nil {
 		a.onDelta(d)
 	}
 }
 
-// response returns what has been accumulated. Calls without an id get a
-// generated one so tool results can still refer to them.
+// response returns what has been accumulated.
 func (a *accumulator) response() Response {
 	r := Response{
 		Content:      a.content.String(),
@@ -151,11 +110,7 @@ func (a *accumulator) response() Response {
 		UsageKnown:   a.usageSeen,
 	}
 	for i, c := range a.calls {
-		id := c.id
-		if id == "" {
-			id = "call_keel_" + strconv.Itoa(i)
-		}
-		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: id, Name: c.name, Arguments: c.args.String()})
+		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: callID(c.id, i), Name: c.name, Arguments: c.args.String()})
 	}
 	return r
 }

@@ -1,5 +1,3 @@
-//lint:file-ignore SA1019 mirrors wireRequest
-
 package llm
 
 import (
@@ -7,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 // history400 is a session of 400 rounds, each one read_file call and its
@@ -47,8 +43,7 @@ func BenchmarkBuildRequest400Rounds(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		oreq := openaiRequest(full.Model, 0)
-		body, err := c.body(full, oreq.MaxTokens, oreq.MaxCompletionTokens)
+		body, err := c.body(full, 0, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -65,27 +60,6 @@ func BenchmarkBuildRequest400RoundsCold(b *testing.B) {
 	for b.Loop() {
 		var c encodeCache
 		if _, err := c.body(req, 0, 0); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkBuildRequest400RoundsGoOpenAI is the reference: go-openai's own
-// encoding of the same history, which encode.go replaces.
-func BenchmarkBuildRequest400RoundsGoOpenAI(b *testing.B) {
-	req := history400()
-	b.ReportAllocs()
-	for b.Loop() {
-		oreq := openaiRequest(req.Model, 0)
-		oreq.Messages = make([]openai.ChatCompletionMessage, len(req.Messages))
-		for i, m := range req.Messages {
-			oreq.Messages[i] = openai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
-			for _, c := range m.ToolCalls {
-				oreq.Messages[i].ToolCalls = append(oreq.Messages[i].ToolCalls, openai.ToolCall{ID: c.ID, Type: openai.ToolTypeFunction,
-					Function: openai.FunctionCall{Name: c.Name, Arguments: c.Arguments}})
-			}
-		}
-		if _, err := json.Marshal(oreq); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,12 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 // callFacts is what one call observed besides the error itself: the
-// transport sees headers and the idle timer, go-openai does not expose them.
+// transport sees the headers and the idle timer.
 type callFacts struct {
 	provider    string
 	apiKeyEnv   string
@@ -46,41 +44,14 @@ func classify(err error, f callFacts) *Error {
 	return e
 }
 
-// apiFailure extracts status, message and error code from go-openai's
-// error types (HTTP errors and errors sent inside the stream).
+// apiFailure extracts status, message and error code from a failure a
+// server described (an HTTP error, or an error event inside the stream).
 func apiFailure(err error) (status int, msg, code string, ok bool) {
-	var ae *openai.APIError
+	var ae *apiError
 	if errors.As(err, &ae) {
-		status, code = ae.HTTPStatusCode, codeString(ae.Code)
-		if status == 0 {
-			// An error inside a 200 stream: some servers put the status in code.
-			status, _ = strconv.Atoi(code)
-		}
-		return status, ae.Message, code + " " + ae.Type, true
-	}
-	var re *openai.RequestError
-	if errors.As(err, &re) {
-		msg := strings.TrimSpace(string(re.Body))
-		if len(msg) > 500 {
-			msg = msg[:500] + "…"
-		}
-		return re.HTTPStatusCode, msg, "", true
+		return ae.Status, ae.Message, ae.Code + " " + ae.Type, true
 	}
 	return 0, "", "", false
-}
-
-func codeString(c any) string {
-	switch v := c.(type) {
-	case string:
-		return v
-	case int:
-		return strconv.Itoa(v)
-	case float64:
-		return strconv.Itoa(int(v))
-	case nil:
-		return ""
-	}
-	return ""
 }
 
 // kindOf classifies an HTTP failure by status and message.

@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"testing"
 	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 func TestContextLengthPhrases(t *testing.T) {
@@ -31,13 +29,13 @@ func TestContextLengthPhrases(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.server, func(t *testing.T) {
-			err := &openai.APIError{HTTPStatusCode: 400, Message: tt.msg}
+			err := &apiError{Status: 400, Message: tt.msg}
 			if e := classify(err, callFacts{}); e.Kind != KindContextLength {
 				t.Errorf("%q classified %v", tt.msg, e.Kind)
 			}
 		})
 	}
-	if e := classify(&openai.APIError{HTTPStatusCode: 400, Message: "messages[3]: tool_call_id not found"}, callFacts{}); e.Kind != KindBadRequest {
+	if e := classify(&apiError{Status: 400, Message: "messages[3]: tool_call_id not found"}, callFacts{}); e.Kind != KindBadRequest {
 		t.Errorf("ordinary 400 classified %v", e.Kind)
 	}
 }
@@ -74,9 +72,8 @@ func TestClassifyGeneric(t *testing.T) {
 	}{
 		{io.ErrUnexpectedEOF, KindTruncated},
 		{fmt.Errorf("read: %w", context.DeadlineExceeded), KindTransient},
-		{&openai.RequestError{HTTPStatusCode: 503, Body: []byte("upstream down")}, KindTransient},
-		{&openai.RequestError{HTTPStatusCode: 408}, KindTransient},
-		{&openai.APIError{HTTPStatusCode: 0, Code: 429, Message: "slow down"}, KindRateLimited},
+		{&apiError{Status: 503, Message: "upstream down"}, KindTransient},
+		{&apiError{Status: 408}, KindTransient},
 		{&Error{Kind: KindAuth}, KindAuth},
 	}
 	for _, tt := range tests {

@@ -1,5 +1,3 @@
-//lint:file-ignore SA1019 mirrors wireRequest
-
 package llm
 
 import (
@@ -8,19 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 )
-
-// emptyMessagesLimit lets servers send long runs of SSE comments
-// (keep-alives while a model thinks) without go-openai giving up; the idle
-// timeout, not a line count, decides when a server is dead.
-const emptyMessagesLimit = 1 << 20
 
 // Config describes one OpenAI-compatible endpoint.
 type Config struct {
@@ -29,7 +20,7 @@ type Config struct {
 	Model           string        // used when Request.Model is empty
 	MaxOutputTokens int           // used when Request.MaxOutputTokens is 0
 	IdleTimeout     time.Duration // no bytes for this long aborts the stream; 0: no limit (keel passes stream_idle_timeout)
-	HTTPClient      *http.Client  // nil means a client with http.DefaultTransport
+	HTTPClient      *http.Client  // nil means a client with keel's shared transport
 	Name            string        // provider name for messages, e.g. "openai"
 	APIKeyEnv       string        // env var named in the 401/403 message, e.g. "OPENAI_API_KEY"
 }
@@ -39,9 +30,8 @@ type Config struct {
 type Client struct {
 	cfg   Config
 	cache encodeCache // encodings of the last history sent
-	// endless is set once a stream's body did not end soon after [DONE]:
-	// such a server costs the wait every round, so later bodies are
-	// closed at once (watchBody.Close).
+	// endless is set once a stream's body did not end soon after [DONE]
+	// (quirk_endless_body.go).
 	endless atomic.Bool
 }
 
@@ -50,21 +40,11 @@ type Client struct {
 // 4 KiB (net/http's default).
 const writeBufferSize = 64 << 10
 
-// sharedTransport is keel's transport, shared so providers on one host
-// reuse connections: net/http's default with a larger write buffer, and
-// plain TCP connections that write a request body in one piece
-// (bodyConn).
+// sharedTransport is net/http's default transport with a larger write
+// buffer, shared so providers on one host reuse connections.
 var sharedTransport = sync.OnceValue(func() http.RoundTripper {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.WriteBufferSize = writeBufferSize
-	dial := t.DialContext
-	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		c, err := dial(ctx, network, addr)
-		if tc, ok := c.(*net.TCPConn); ok && err == nil {
-			return &bodyConn{TCPConn: tc}, nil
-		}
-		return c, err
-	}
 	return t
 })
 
@@ -82,25 +62,6 @@ func (c *Client) Name() string { return c.cfg.Name }
 // Model returns the configured model.
 func (c *Client) Model() string { return c.cfg.Model }
 
-// openai returns a go-openai client whose transport reports to w and sends
-// body. It is built per call (a few small structs) so nothing is shared.
-func (c *Client) openai(w *watch, body wireBody) *openai.Client {
-	hc := http.Client{}
-	if c.cfg.HTTPClient != nil {
-		hc = *c.cfg.HTTPClient
-	}
-	base := hc.Transport
-	if base == nil {
-		base = sharedTransport()
-	}
-	hc.Transport = &watchTransport{base: base, w: w, body: body}
-	oc := openai.DefaultConfig(c.cfg.APIKey)
-	oc.BaseURL = c.cfg.BaseURL
-	oc.HTTPClient = &hc
-	oc.EmptyMessagesLimit = emptyMessagesLimit
-	return openai.NewClientWithConfig(oc)
-}
-
 // Stream sends req and streams the answer, calling onDelta (which may be
 // nil) for every increment on the calling goroutine. It returns the
 // accumulated Response, or an *Error (see Classify) saying what failed.
@@ -109,21 +70,21 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := newWatch(c.cfg.IdleTimeout, cancel)
-	w.endless = &c.endless
 	defer w.stop()
 
-	oreq, body, err := c.build(req)
+	body, err := c.build(req)
 	if err != nil {
 		return Response{}, &Error{Kind: KindBadRequest, Provider: c.cfg.Name, Err: err, Message: err.Error()}
 	}
 	if req.BeforeSend != nil {
 		req.BeforeSend()
 	}
-	stream, err := c.openai(w, body).CreateChatCompletionStream(callCtx, oreq)
+	hresp, err := c.send(callCtx, w, body)
 	if err != nil {
-		return Response{}, c.fail(ctx, w, fmt.Errorf("start stream: %w", err))
+		return Response{}, c.fail(ctx, w, err)
 	}
-	defer stream.Close()
+	events := newEventReader(hresp.Body)
+	defer func() { c.closeBody(hresp.Body, events.done) }()
 
 	var first time.Duration
 	acc := newAccumulator(func(d Delta) {
@@ -138,40 +99,76 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 	if req.Capture {
 		captured = &bytes.Buffer{}
 	}
-	err = readStream(stream, acc, captured)
+	err = readStream(events, acc, captured)
 	resp := acc.response()
 	if req.Capture {
 		resp.RequestBody, resp.ResponseBody = body.Bytes(), captured.Bytes()
 	}
 	resp.FirstToken, resp.Duration = first, time.Since(start)
-	if err = c.endOfStream(ctx, w, acc, err); err != nil {
+	if err = c.endOfStream(ctx, w, acc, events, err); err != nil {
 		return resp, err
 	}
 	return resp, nil
 }
 
 // build applies the client defaults and encodes the body.
-func (c *Client) build(req Request) (openai.ChatCompletionRequest, wireBody, error) {
+func (c *Client) build(req Request) (wireBody, error) {
 	if req.Model == "" {
 		req.Model = c.cfg.Model
 	}
 	if req.MaxOutputTokens == 0 {
 		req.MaxOutputTokens = c.cfg.MaxOutputTokens
 	}
-	oreq := openaiRequest(req.Model, req.MaxOutputTokens)
-	body, err := c.cache.body(req, oreq.MaxTokens, oreq.MaxCompletionTokens)
+	maxTokens, maxCompletion := tokenLimits(req.Model, req.MaxOutputTokens)
+	body, err := c.cache.body(req, maxTokens, maxCompletion)
 	if err != nil {
-		return oreq, wireBody{}, fmt.Errorf("build request: %w", err)
+		return wireBody{}, fmt.Errorf("build request: %w", err)
 	}
-	return oreq, body, nil
+	return body, nil
+}
+
+// send posts body to the chat-completions endpoint and returns the
+// response of a stream that started; a status of 400 or more is an
+// *apiError.
+func (c *Client) send(ctx context.Context, w *watch, body wireBody) (*http.Response, error) {
+	url := strings.TrimRight(c.cfg.BaseURL, "/") + "/chat/completions"
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, body.Reader())
+	if err != nil {
+		return nil, err
+	}
+	hreq.ContentLength = int64(body.Len())
+	hreq.GetBody = func() (io.ReadCloser, error) { return body.Reader(), nil }
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "text/event-stream")
+	if c.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
+	}
+	hc := http.Client{}
+	if c.cfg.HTTPClient != nil {
+		hc = *c.cfg.HTTPClient
+	}
+	base := hc.Transport
+	if base == nil {
+		base = sharedTransport()
+	}
+	hc.Transport = &watchTransport{base: base, w: w}
+	resp, err := hc.Do(hreq)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode >= http.StatusBadRequest {
+		defer resp.Body.Close()
+		return nil, httpError(resp)
+	}
+	return resp, nil
 }
 
 // readStream feeds every data payload to acc until the stream ends; it
 // returns io.EOF on a clean end ([DONE] or the body's end).
 // With capture set, every payload is also kept there, one per line.
-func readStream(stream *openai.ChatCompletionStream, acc *accumulator, capture *bytes.Buffer) error {
+func readStream(events *eventReader, acc *accumulator, capture *bytes.Buffer) error {
 	for {
-		raw, err := stream.RecvRaw()
+		raw, err := events.next()
 		if err != nil {
 			return err
 		}
@@ -186,21 +183,20 @@ func readStream(stream *openai.ChatCompletionStream, acc *accumulator, capture *
 }
 
 // endOfStream decides whether the way a stream ended is an answer.
-func (c *Client) endOfStream(ctx context.Context, w *watch, acc *accumulator, err error) error {
-	if ctx.Err() != nil || w.idled.Load() {
+func (c *Client) endOfStream(ctx context.Context, w *watch, acc *accumulator, events *eventReader, err error) error {
+	switch {
+	case ctx.Err() != nil || w.idled.Load():
+		return c.fail(ctx, w, fmt.Errorf("read stream: %w", err))
+	case answerComplete(acc.finish, events.done, err):
+		return nil
+	case err != io.EOF:
 		return c.fail(ctx, w, fmt.Errorf("read stream: %w", err))
 	}
-	if acc.finish != "" && (err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF)) {
-		return nil // the answer is complete; a missing [DONE] or usage is tolerated
+	if berr := events.bodyError(); berr != nil {
+		return c.fail(ctx, w, berr)
 	}
-	if err == io.EOF {
-		if w.done.seen {
-			return nil
-		}
-		err = errors.New("stream ended without finish_reason or [DONE]")
-		return &Error{Kind: KindTruncated, Provider: c.cfg.Name, Err: err}
-	}
-	return c.fail(ctx, w, fmt.Errorf("read stream: %w", err))
+	err = errors.New("stream ended without finish_reason or [DONE]")
+	return &Error{Kind: KindTruncated, Provider: c.cfg.Name, Err: err}
 }
 
 // fail classifies err with what this call observed.

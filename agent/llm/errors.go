@@ -132,34 +132,6 @@ func detail(msg string) string {
 	return ": " + msg
 }
 
-// contextPhrases are lower-case fragments of the "prompt too long" errors of
-// OpenAI, vLLM, Ollama, LM Studio, llama.cpp, DeepSeek and OpenRouter.
-var contextPhrases = []string{
-	"context_length_exceeded",
-	"context length",
-	"maximum context",
-	"context window",
-	"context size",
-	"exceed_context_size",
-	"maximum model length",
-	"too many tokens",
-	"prompt is too long",
-	"prompt too long",
-	"input is too long",
-	"reduce the length of the messages",
-}
-
-// isContextLength reports whether a 4xx message says the prompt does not fit.
-func isContextLength(msg string) bool {
-	m := strings.ToLower(msg)
-	for _, p := range contextPhrases {
-		if strings.Contains(m, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // Classify returns err as an *Error, classifying it when it is not one
 // already. It returns nil for nil.
 func Classify(err error) *Error {

@@ -55,6 +55,8 @@ func TestStreamFaults(t *testing.T) {
 			msg: []string{"fake rejected the request (HTTP 400): Invalid schema for function 'grep'"}},
 		{name: "404 model", round: llmtest.ErrorRound(404, "The model `nope` does not exist"), kind: llm.KindBadRequest, status: 404,
 			msg: []string{"does not exist"}},
+		{name: "404 Ollama's string error", round: llmtest.Round{Status: 404, Body: `{"error":"model \"qwen3\" not found, try pulling it first"}`},
+			kind: llm.KindBadRequest, status: 404, msg: []string{`fake rejected the request (HTTP 404): model "qwen3" not found, try pulling it first`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,11 +92,12 @@ func checkError(t *testing.T, err error, kind llm.Kind, status int, msg []string
 	}
 }
 
-func TestStreamErrorEventInStream(t *testing.T) {
-	// vLLM and OpenRouter report failures as a data line after a 200.
+// rawServer answers every request with status 200 and body.
+func rawServer(t *testing.T, body string) string {
+	t.Helper()
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write([]byte(`data: {"error":{"message":"This model's maximum context length is 4096 tokens","code":400}}` + "\n\n"))
+		_, _ = w.Write([]byte(body))
 	})
 	ln, errL := net.Listen("tcp", "127.0.0.1:0")
 	if errL != nil {
@@ -103,9 +106,22 @@ func TestStreamErrorEventInStream(t *testing.T) {
 	hs := &http.Server{Handler: h}
 	go func() { _ = hs.Serve(ln) }()
 	t.Cleanup(func() { _ = hs.Close() })
-	c := llm.New(llm.Config{BaseURL: "http://" + ln.Addr().String() + "/v1", Name: "vllm"})
-	_, err := c.Stream(context.Background(), userRequest(), nil)
+	return "http://" + ln.Addr().String() + "/v1"
+}
+
+func TestStreamErrorEventInStream(t *testing.T) {
+	// vLLM and OpenRouter report failures as a data line after a 200.
+	url := rawServer(t, `data: {"error":{"message":"This model's maximum context length is 4096 tokens","code":400}}`+"\n\n")
+	_, err := llm.New(llm.Config{BaseURL: url, Name: "vllm"}).Stream(context.Background(), userRequest(), nil)
 	checkError(t, err, llm.KindContextLength, 400, []string{"maximum context length is 4096"})
+}
+
+// A proxy that answers 200 with a JSON error body and no events: the
+// error it holds is reported, not a truncated stream.
+func TestStreamJSONErrorBodyWithStatus200(t *testing.T) {
+	url := rawServer(t, "{\"error\": {\"message\": \"Invalid model name\", \"type\": \"invalid_request_error\"}}\n")
+	_, err := llm.New(llm.Config{BaseURL: url, Name: "proxy"}).Stream(context.Background(), userRequest(), nil)
+	checkError(t, err, llm.KindTransient, 0, []string{"Invalid model name"})
 }
 
 func TestStreamConnectionRefused(t *testing.T) {

@@ -1,7 +1,3 @@
-// Package llm is keel's thin adapter over go-openai: it builds chat-completion
-// requests, streams the answer, accumulates tool-call deltas by index, keeps
-// reasoning text (reasoning_content and reasoning), reports usage, and
-// classifies provider errors so the agent can decide whether to retry.
 package llm
 
 import (

@@ -10,11 +10,9 @@ import (
 	"sync"
 )
 
-// The request body is encoded here, not by go-openai: go-openai re-encodes
-// the whole history every round (each message twice, through its
-// MarshalJSON and encoding/json's compaction), which cost ~10 ms per
-// request at 400 rounds. We keep each message's encoding and only encode
-// what is new; the transport puts our body on the request go-openai sends.
+// The request body: each message is encoded once and kept, and the
+// body's head only appended to, so a round encodes what it added instead
+// of the whole history (doc.go says why this is keel's own).
 
 // wireMsg is one message as the chat-completions API expects it.
 type wireMsg struct {
@@ -102,11 +100,9 @@ func (b wireBody) Len() int { return len(b.head) + len(b.tail) }
 // Reader reads the body from its start.
 func (b wireBody) Reader() *bodyReader { return &bodyReader{parts: [2][]byte{b.head, b.tail}} }
 
-// bodyReader reads a wireBody. Its WriteTo hands each part to the writer
-// as it is: io.MultiReader's copies through a new 32 KiB buffer, and
-// net/http asks for it once more per request (to find the body's end).
-// It is the request's Body itself (Close does nothing), so bodyConn can
-// find it under net/http's wrapping.
+// bodyReader reads a wireBody without copying it into one slice. Its
+// WriteTo hands each part to the writer as it is: io.MultiReader's copies
+// through a new 32 KiB buffer. Close does nothing.
 type bodyReader struct {
 	parts [2][]byte
 	i     int // the part being read
