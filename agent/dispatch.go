@@ -71,7 +71,7 @@ func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason 
 	t.s.appendHistory(toolMessages(outs)...)
 	for _, o := range outs {
 		if o.denial != "" {
-			t.Denials = append(t.Denials, Denial{Tool: o.call.Name, Reason: o.denial})
+			t.Denials = append(t.Denials, Denial{Tool: o.call.Name, CallID: o.call.ID, Args: o.call.Arguments, Reason: o.denial})
 		}
 	}
 	t.limits.toolCalls += len(calls)

@@ -34,6 +34,17 @@ type ToolCallStreaming struct {
 // a provider fault interrupted it and the request is being retried.
 type AnswerRestarted struct{ Reason string }
 
+// AssistantMessage is the model's whole answer of one round, as it
+// entered the history: its text and the tool calls it asked for.
+type AssistantMessage struct {
+	Round        int
+	Content      string
+	Reasoning    string
+	ToolCalls    []llm.ToolCall
+	FinishReason string
+	Usage        llm.Usage
+}
+
 // ToolStarted reports a tool call about to run.
 type ToolStarted struct {
 	CallID, Name, Args string
@@ -113,11 +124,14 @@ type TaskStopped struct {
 
 // TaskSummary is a finished task's figures, as headless JSON reports them.
 type TaskSummary struct {
-	Turns         int
-	ToolCalls     int
-	Usage         llm.Usage
-	CostUSD       *float64
-	Duration      time.Duration
+	Turns     int
+	ToolCalls int
+	Usage     llm.Usage
+	CostUSD   *float64
+	Duration  time.Duration
+	// APIDuration is the time spent waiting on the model: the task's
+	// rounds' request-to-end durations.
+	APIDuration   time.Duration
 	Interventions []Intervention
 	Denials       []Denial
 	Plan          *Plan
@@ -128,6 +142,7 @@ func (TextDelta) event()            {}
 func (ReasoningDelta) event()       {}
 func (ToolCallStreaming) event()    {}
 func (AnswerRestarted) event()      {}
+func (AssistantMessage) event()     {}
 func (ToolStarted) event()          {}
 func (ToolFinished) event()         {}
 func (UsageUpdated) event()         {}

@@ -14,7 +14,7 @@ func (s *Session) finishTask(t *task, st stop) {
 	s.mu.Unlock()
 	sum := TaskSummary{
 		Turns: t.limits.rounds, ToolCalls: t.limits.toolCalls, Usage: t.limits.usage, CostUSD: cost,
-		Duration: s.now().Sub(t.started), Interventions: t.Interventions, Denials: t.Denials, Plan: plan,
+		Duration: s.now().Sub(t.started), APIDuration: t.limits.apiTime, Interventions: t.Interventions, Denials: t.Denials, Plan: plan,
 	}
 	s.opts.Recorder.taskEnded(s, st, sum)
 	s.out.send(TaskStopped{Reason: st.reason, Message: st.message, Result: t.result, Err: st.err, Summary: sum})

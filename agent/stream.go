@@ -39,7 +39,9 @@ func (t *task) stream(ctx context.Context) (llm.Response, error) {
 		}
 		s.forwardDelta(d)
 	}
+	sent := s.now()
 	resp, err := s.provider().Stream(ctx, req, onDelta, t.onRetry)
+	t.limits.apiTime += s.now().Sub(sent)
 	if err != nil {
 		return resp, err
 	}

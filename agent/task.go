@@ -39,6 +39,7 @@ type taskLimits struct {
 	toolCalls    int
 	reflectCalls int // of toolCalls, the reflect calls (workCalls leaves them out)
 	usage        llm.Usage
+	apiTime      time.Duration // waiting on the model, retries included
 }
 
 // taskCompaction tracks compaction within the task.
@@ -78,9 +79,11 @@ type taskPlan struct {
 	unconfirmed    atomic.Bool // headless --confirm-plan refused the plan
 }
 
-// Denial is a tool call the permission gate refused.
+// Denial is a tool call the permission gate (or a hook) refused.
 type Denial struct {
 	Tool   string `json:"tool"`
+	CallID string `json:"call_id"`
+	Args   string `json:"args"` // the call's raw JSON arguments
 	Reason string `json:"reason"`
 }
 
@@ -184,6 +187,8 @@ func (t *task) round(ctx context.Context) (llm.Response, *stop) {
 // tools it asked for and applies discipline.
 func (t *task) afterResponse(ctx context.Context, resp llm.Response) *stop {
 	t.s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: resp.Content, Reasoning: resp.Reasoning, ToolCalls: resp.ToolCalls})
+	t.s.out.send(AssistantMessage{Round: t.s.currentRound(), Content: resp.Content, Reasoning: resp.Reasoning,
+		ToolCalls: resp.ToolCalls, FinishReason: resp.FinishReason, Usage: resp.Usage})
 	t.checkAnswered(callNames(resp.ToolCalls))
 	t.answerInterventions(resp.Content)
 	if len(resp.ToolCalls) == 0 {

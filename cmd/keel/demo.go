@@ -39,7 +39,7 @@ func (a *app) runDemo(cmd *cobra.Command, cfg *config.Config) error {
 	if !cmd.Flags().Changed("reflection-cadence") {
 		cfg.ReflectionCadence = demoCadence
 	}
-	if cmd.Flags().Changed("prompt") {
+	if headlessRequested(cmd) {
 		return a.runHeadless(cmd, cfg, a.buildDemoSession) // headless: the demo policy allows its edit
 	}
 	return a.runDemoTUI(cmd.Context(), cfg)

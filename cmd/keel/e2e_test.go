@@ -134,8 +134,10 @@ func TestHeadlessJSONTwoToolCallsThenAnswer(t *testing.T) {
 	if res.CostUSD == nil || *res.CostUSD < 0.000167 || *res.CostUSD > 0.000169 {
 		t.Errorf("cost_usd = %v, want the built-in price of gpt-4.1-mini, 0.000168: %s", res.CostUSD, out)
 	}
-	if _, ok := res.Usage["cached_tokens"]; !ok {
-		t.Errorf("usage lacks cached_tokens: %s", out)
+	for _, k := range []string{"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"} {
+		if _, ok := res.Usage[k]; !ok {
+			t.Errorf("usage lacks %s: %s", k, out)
+		}
 	}
 	tool := srv.Requests()[1].Messages
 	if got := tool[len(tool)-1].Content; !strings.Contains(got, "func main()") {

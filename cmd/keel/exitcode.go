@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/cmd/keel/headless"
 	"github.com/keel-dev/keel/cmd/keel/keellog"
 	"github.com/keel-dev/keel/internal/termtext"
 )
@@ -54,15 +55,32 @@ func (a *app) exitCode(err error) int {
 	if errors.As(err, &ee) {
 		if ee.err != nil {
 			a.printErr(ee.err)
+			a.startupResult(ee.err)
 		}
 		return ee.code
 	}
 	a.printErr(err)
+	a.startupResult(err)
 	var ambiguous *datalog.AmbiguousIDError
 	if isCobraUsage(err) || keellog.IsUsage(err) || errors.Is(err, datalog.ErrNotFound) || errors.As(err, &ambiguous) {
 		return exitUsage // a session id or flag the user got wrong
 	}
 	return exitFailed
+}
+
+// startupResult also writes an error that stopped keel -p before its task
+// as a result object on stdout, in json and stream-json formats: a script
+// reads why there, as it reads any other end. (A task's own end was
+// written already, and comes back as an exitError without a message.)
+func (a *app) startupResult(err error) {
+	cmd := a.current
+	if cmd == nil {
+		cmd = a.root // a flag error: cobra stopped before running a command
+	}
+	if cmd == nil || cmd.HasParent() || !headlessRequested(cmd) {
+		return
+	}
+	headless.WriteStartupError(a.stdout, a.flags.outputFormat, "", errors.New(strings.TrimSpace(termtext.Sanitize(err.Error()))))
 }
 
 // printErr prints err, sanitised: it may quote a provider's reply or a

@@ -15,7 +15,10 @@ import (
 )
 
 // runMain is `keel` itself: headless with -p, else the TUI.
-func (a *app) runMain(cmd *cobra.Command, _ []string) error {
+func (a *app) runMain(cmd *cobra.Command, args []string) error {
+	if len(args) == 1 {
+		a.flags.promptArg = &args[0]
+	}
 	switch a.flags.outputFormat {
 	case headless.FormatText, headless.FormatJSON, headless.FormatStreamJSON:
 	default:
@@ -31,7 +34,7 @@ func (a *app) runMain(cmd *cobra.Command, _ []string) error {
 	if a.flags.demo {
 		return a.runDemo(cmd, cfg)
 	}
-	if cmd.Flags().Changed("prompt") {
+	if headlessRequested(cmd) {
 		return a.runHeadless(cmd, cfg, a.buildSession)
 	}
 	return a.runTUI(cmd, cfg)
@@ -55,7 +58,9 @@ func (a *app) runHeadless(cmd *cobra.Command, cfg *config.Config, build sessionB
 	for _, n := range b.notices {
 		fmt.Fprintf(a.stderr, "keel: %s\n", n)
 	}
-	h := headless.Headless{Format: a.flags.outputFormat, Stdout: a.stdout, Stderr: a.stderr}
+	h := headless.Headless{Format: a.flags.outputFormat, Stdout: a.stdout, Stderr: a.stderr, PartialMessages: a.flags.partialMessages,
+		Session: headless.Session{Cwd: b.env.Cwd, Model: b.model, Provider: b.provider, Version: version, Tools: b.env.Tools,
+			MCPServers: mcpServerNames(b.cfg), Yolo: b.cfg.Yolo}}
 	st, err := h.Run(ctx, b.session, prompt)
 	if err != nil {
 		return err
@@ -79,9 +84,41 @@ func stopExit(st agent.TaskStopped) error {
 	}
 }
 
-// readPrompt is -p's text, or stdin for "-p -".
+// headlessRequested reports -p or --print.
+func headlessRequested(cmd *cobra.Command) bool {
+	return cmd.Flags().Changed("prompt") || cmd.Flags().Changed("print")
+}
+
+// promptArgs accepts the prompt as the one argument of keel -p; without
+// -p keel takes none (cobra's error, which usage.go makes a sentence).
+func (a *app) promptArgs(cmd *cobra.Command, args []string) error {
+	if !headlessRequested(cmd) || len(args) == 0 {
+		return cobra.NoArgs(cmd, args)
+	}
+	if len(args) > 1 {
+		return usageError(fmt.Errorf("keel -p takes one prompt, got %d arguments; quote it: keel -p %q", len(args), strings.Join(args, " ")))
+	}
+	return nil
+}
+
+// mcpServerNames are the configured MCP servers, for stream-json's init.
+func mcpServerNames(cfg *config.Config) []string {
+	var names []string
+	for _, s := range cfg.MCPServers() {
+		if s.Problem == "" {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// readPrompt is -p's text (its value, or the argument after the flags),
+// or stdin for "-p -" and a -p without a prompt.
 func (a *app) readPrompt() (string, error) {
 	p := a.flags.prompt
+	if a.flags.promptArg != nil {
+		p = *a.flags.promptArg
+	}
 	if p == "-" {
 		data, err := io.ReadAll(a.stdin)
 		if err != nil {

@@ -83,7 +83,10 @@ func TestStreamJSONIsOneEventPerLineEndingWithTheResult(t *testing.T) {
 	if last["type"] != "result" || last["stop_reason"] != "completed" || last["turns"] != float64(2) {
 		t.Errorf("last line = %v", last)
 	}
-	for _, want := range []string{"state", "text", "tool_call", "tool_result", "usage", "round"} {
+	if first := lines[0]; !strings.HasPrefix(first, `{"type":"system","subtype":"init",`) {
+		t.Errorf("first line = %s, want the system init line", first)
+	}
+	for _, want := range []string{"state", "assistant", "user", "tool_finished", "usage", "round"} {
 		if types[want] == 0 {
 			t.Errorf("no %q events in %v", want, types)
 		}

@@ -20,6 +20,7 @@ type app struct {
 	// current is the command being executed, whose flag set holds the
 	// persistent flags the user set (set in PersistentPreRun).
 	current *cobra.Command
+	root    *cobra.Command
 }
 
 // globalFlags are the flags every command accepts (persistent on root).
@@ -41,6 +42,11 @@ type globalFlags struct {
 	datalogPath       string
 	confirmPlan       bool
 	demo              bool
+	verbose           bool
+	partialMessages   bool
+	// promptArg is the prompt given as an argument (keel -p "text" or
+	// keel --print --output-format json "text"), set by runMain.
+	promptArg *string
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -67,12 +73,13 @@ Run it with no arguments for the terminal UI, or with -p for headless mode.`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          a.promptArgs,
 		RunE:          a.runMain,
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
 			a.current = cmd
 		},
 	}
+	a.root = root
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
@@ -88,7 +95,13 @@ Run it with no arguments for the terminal UI, or with -p for headless mode.`,
 func (a *app) defineFlags(root *cobra.Command) {
 	f := root.PersistentFlags()
 	g := &a.flags
-	f.StringVarP(&g.prompt, "prompt", "p", "", "run one task headless with this prompt (\"-\" reads it from stdin)")
+	f.StringVarP(&g.prompt, "prompt", "p", "", "run one task headless with this prompt (\"-\" or none reads it from stdin)")
+	f.StringVar(&g.prompt, "print", "", "the same as -p/--prompt")
+	for _, name := range []string{"prompt", "print"} {
+		// -p takes the prompt as its value or as the argument after the
+		// flags (keel -p --output-format json "text"); alone it reads stdin.
+		f.Lookup(name).NoOptDefVal = "-"
+	}
 	f.IntVar(&g.reflectionCadence, "reflection-cadence", 0, "a reflection checkpoint every N tool calls (0 disables; default from config: 10)")
 	f.IntVar(&g.maxTurns, "max-turns", 0, "stop a task after N LLM rounds (0 = no cap; default from config: 100)")
 	f.IntVar(&g.maxToolCalls, "max-tool-calls", 0, "stop a task after N tool calls (default from config: 500)")
@@ -105,6 +118,8 @@ func (a *app) defineFlags(root *cobra.Command) {
 	f.StringVar(&g.datalogPath, "datalog", "", "path of the datalog database")
 	f.BoolVar(&g.confirmPlan, "confirm-plan", false, "show the first plan with side effects for approval before it runs")
 	f.BoolVar(&g.demo, "demo", false, "start the scripted demo (no API key needed)")
+	f.BoolVar(&g.verbose, "verbose", false, "accepted for scripts written for other assistants: keel's json and stream-json are always complete")
+	f.BoolVar(&g.partialMessages, "include-partial-messages", false, "stream-json: also stream the answer's text as it comes (stream_event lines)")
 }
 
 func (a *app) versionCommand() *cobra.Command {

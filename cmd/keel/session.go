@@ -40,6 +40,8 @@ type builtSession struct {
 	mcp      *mcp.Manager // the MCP servers, started in the background; nil in the demo
 	ws       *tools.Workspace
 	env      agent.PromptEnv // where the session runs (the TUI's start banner)
+	model    string          // the model and provider it talks to (headless's init line)
+	provider string
 	tools    []tools.Tool    // the session's tools and policy, for the TUI's !commands
 	policy   *tools.Policy
 	runner   *sandbox.Runner // how commands are confined, for /status
@@ -109,7 +111,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	recallTool.Exclude(opts.Recorder.SessionID)
 	s := agent.New(opts)
 	b := &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root(), mcp: mcpTools,
-		ws: ws, env: env, tools: toolset, policy: policy, runner: runner}
+		ws: ws, env: env, tools: toolset, policy: policy, runner: runner, model: opts.Model, provider: opts.ProviderName}
 	mcpTools.Start() // in the background: their tools join the requests that follow their start
 	if notice != "" {
 		b.notices = append(b.notices, notice)
@@ -182,6 +184,8 @@ func (a *app) attachDatalog(ctx context.Context, cfg *config.Config, setup sessi
 	snapshot, _ := json.Marshal(configSnapshot(cfg))
 	rec.Config = snapshot
 	if setup.headless && a.flags.resume == "" && !a.flags.continueLast {
+		rec.ID = datalog.NewID(rec.Started) // known at once, for stream-json's init line
+		opts.SessionID = rec.ID
 		opts.Recorder = agent.NewRecorderAsync(func() (*datalog.DB, string, error) {
 			db, err := openDatalogFile(cfg, secrets)
 			if err != nil {

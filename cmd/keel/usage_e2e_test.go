@@ -31,7 +31,7 @@ func TestUsageErrorsExit2WithASentence(t *testing.T) {
 		{[]string{"--reflection-cadence", "-1"}, "0 or more"},
 		{[]string{"--yolo=maybe"}, `--yolo wants true or false, got "maybe"`},
 		{[]string{"--resume"}, "--resume needs a value"},
-		{[]string{"-p"}, "-p/--prompt needs a value"},
+		{[]string{"-p"}, "the prompt is empty: pass text to -p"}, // -p alone reads stdin, empty here
 		{[]string{"--max-turns", "99999999999999999999"}, "--max-turns is out of range: 99999999999999999999"},
 		{[]string{"--nope"}, "unknown flag: --nope; keel --help lists the flags"},
 		{[]string{"log", "stats", "--bogus"}, "keel log stats --help lists the flags"},

@@ -23,6 +23,12 @@ type Headless struct {
 	Format string
 	Stdout io.Writer
 	Stderr io.Writer
+	// Session describes the session for stream-json's init line and the
+	// result's modelUsage.
+	Session Session
+	// PartialMessages adds the answer's text as it streams to stream-json
+	// (stream_event lines), as Claude Code's --include-partial-messages.
+	PartialMessages bool
 }
 
 // Run submits prompt, consumes the session's events until the task stops,
@@ -36,12 +42,16 @@ func (h Headless) Run(ctx context.Context, s *agent.Session, prompt string) (age
 		return agent.TaskStopped{}, err
 	}
 	enc := json.NewEncoder(termtext.NewJSONWriter(h.Stdout))
+	st := &streamer{sessionID: s.ID(), model: h.Session.Model, partial: h.PartialMessages}
+	if h.Format == FormatStreamJSON {
+		_ = enc.Encode(newInit(st.sessionID, h.Session))
+	}
 	for { // Events stays open for the session's life: the task's stop ends this
 		ev := <-s.Events()
 		switch h.Format {
 		case FormatStreamJSON:
-			if line := streamLine(ev); line != nil {
-				_ = enc.Encode(line)
+			for _, l := range st.lines(ev) {
+				_ = enc.Encode(l)
 			}
 		case FormatText:
 			h.progress(ev)
@@ -51,15 +61,15 @@ func (h Headless) Run(ctx context.Context, s *agent.Session, prompt string) (age
 			}
 		}
 		if stopped, ok := ev.(agent.TaskStopped); ok {
-			return stopped, h.finish(enc, s, stopped)
+			return stopped, h.finish(enc, st.sessionID, stopped)
 		}
 	}
 }
 
-func (h Headless) finish(enc *json.Encoder, s *agent.Session, st agent.TaskStopped) error {
+func (h Headless) finish(enc *json.Encoder, sessionID string, st agent.TaskStopped) error {
 	switch h.Format {
 	case FormatJSON, FormatStreamJSON:
-		return enc.Encode(NewResult(s.ID(), st))
+		return enc.Encode(NewResult(sessionID, h.Session.Model, st))
 	default:
 		if st.Result != "" {
 			_, err := fmt.Fprintln(h.Stdout, strings.TrimRight(termtext.Sanitize(st.Result), "\n"))
@@ -67,6 +77,16 @@ func (h Headless) finish(enc *json.Encoder, s *agent.Session, st agent.TaskStopp
 		}
 		return nil
 	}
+}
+
+// WriteStartupError writes the result object of a run that failed before
+// its task started, in json and stream-json formats (text prints nothing
+// here: the error goes to stderr as always).
+func WriteStartupError(w io.Writer, format, sessionID string, err error) {
+	if format != FormatJSON && format != FormatStreamJSON {
+		return
+	}
+	_ = json.NewEncoder(termtext.NewJSONWriter(w)).Encode(StartupError(sessionID, err))
 }
 
 // progress writes one line per notable event to stderr (text format),

@@ -1,28 +1,105 @@
 package headless
 
-import "github.com/keel-dev/keel/agent"
+import (
+	"encoding/json"
+	"fmt"
 
-// streamLine maps an event to its stream-json line, or nil for events
-// headless consumers do not need. Names match the result object's.
-func streamLine(ev agent.Event) any {
-	type line = map[string]any
+	"github.com/google/uuid"
+
+	"github.com/keel-dev/keel/agent"
+)
+
+// streamer turns a task's events into stream-json lines: Claude Code's
+// messages (assistant and user lines, stream_event deltas when partial
+// messages are asked for), and keel's own events as further types such
+// scripts ignore. Every line carries the session id.
+type streamer struct {
+	sessionID string
+	model     string
+	partial   bool // --include-partial-messages: text deltas as stream_event lines
+}
+
+type line = map[string]any
+
+// lines maps one event to the lines it is written as (none for the
+// events a headless consumer does not need).
+func (st *streamer) lines(ev agent.Event) []any {
+	switch e := ev.(type) {
+	case agent.AssistantMessage:
+		return []any{st.assistant(e, nil, "")}
+	case agent.ToolFinished:
+		return []any{st.toolResult(e, nil, ""), st.keel(toolFinishedLine(e))}
+	case agent.TextDelta, agent.ReasoningDelta:
+		if st.partial {
+			return []any{st.delta(ev)}
+		}
+		return nil
+	}
+	if l := keelLine(ev); l != nil {
+		return []any{st.keel(l)}
+	}
+	return nil
+}
+
+// assistant is a round's answer as an assistant message: its text, then
+// a tool_use block per call.
+func (st *streamer) assistant(e agent.AssistantMessage, parent *string, agentName string) Message {
+	blocks := []ContentBlock{}
+	if e.Content != "" {
+		blocks = append(blocks, ContentBlock{Type: "text", Text: ptr(e.Content)})
+	}
+	for _, c := range e.ToolCalls {
+		blocks = append(blocks, ContentBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: toolInput(c.Arguments)})
+	}
+	u := usageOf(e.Usage)
+	return Message{Type: "assistant", SessionID: st.sessionID, UUID: newUUID(), ParentToolUseID: parent, Agent: agentName,
+		Message: APIMessage{ID: fmt.Sprintf("msg_%s_%d", st.sessionID, e.Round), Type: "message", Role: "assistant", Model: st.model,
+			Content: blocks, StopReason: ptr(stopReasonOf(e.FinishReason)), StopSequence: json.RawMessage("null"), Usage: &u}}
+}
+
+// toolResult is a call's outcome as a user message with one tool_result
+// block, as the model received it.
+func (st *streamer) toolResult(e agent.ToolFinished, parent *string, agentName string) Message {
+	block := ContentBlock{Type: "tool_result", ToolUseID: e.CallID, Content: ptr(e.Output), IsError: ptr(e.IsError)}
+	return Message{Type: "user", SessionID: st.sessionID, UUID: newUUID(), ParentToolUseID: parent, Agent: agentName,
+		Message: APIMessage{Role: "user", Content: []ContentBlock{block}}}
+}
+
+// delta is a piece of streamed text as Claude Code's partial messages
+// carry it (a content_block_delta stream_event).
+func (st *streamer) delta(ev agent.Event) line {
+	d := line{"type": "text_delta"}
+	switch e := ev.(type) {
+	case agent.TextDelta:
+		d["text"] = e.Text
+	case agent.ReasoningDelta:
+		d = line{"type": "thinking_delta", "thinking": e.Text}
+	}
+	return line{"type": "stream_event", "session_id": st.sessionID, "uuid": newUUID(), "parent_tool_use_id": nil,
+		"event": line{"type": "content_block_delta", "index": 0, "delta": d}}
+}
+
+// keel stamps one of keel's own lines with the session id.
+func (st *streamer) keel(l line) line {
+	l["session_id"] = st.sessionID
+	return l
+}
+
+func toolFinishedLine(e agent.ToolFinished) line {
+	return line{"type": "tool_finished", "tool_use_id": e.CallID, "name": e.Name, "is_error": e.IsError, "denied": e.Denied,
+		"exit_code": e.ExitCode, "duration_ms": e.Duration.Milliseconds()}
+}
+
+// keelLine maps keel's own events to lines of types Claude Code does not
+// use; names match the result object's.
+func keelLine(ev agent.Event) line {
 	switch e := ev.(type) {
 	case agent.StateChanged:
 		return line{"type": "state", "from": e.From, "to": e.To, "detail": e.Detail}
-	case agent.TextDelta:
-		return line{"type": "text", "text": e.Text}
-	case agent.ReasoningDelta:
-		return line{"type": "reasoning", "text": e.Text}
 	case agent.AnswerRestarted:
 		return line{"type": "answer_restarted", "reason": e.Reason}
-	case agent.ToolStarted:
-		return line{"type": "tool_call", "id": e.CallID, "tool": e.Name, "arguments": e.Args}
-	case agent.ToolFinished:
-		return line{"type": "tool_result", "id": e.CallID, "tool": e.Name, "is_error": e.IsError, "denied": e.Denied,
-			"exit_code": e.ExitCode, "duration_ms": e.Duration.Milliseconds(), "output": e.Output}
 	case agent.UsageUpdated:
-		return line{"type": "usage", "input_tokens": e.Task.PromptTokens, "output_tokens": e.Task.CompletionTokens,
-			"cached_tokens": e.Task.CachedTokens, "context_tokens": e.ContextTokens, "cost_usd": e.CostUSD}
+		return line{"type": "usage", "usage": usageOf(e.Task), "context_tokens": e.ContextTokens, "cost_usd": e.CostUSD}
 	case agent.InterventionFired:
 		in := e.Intervention
 		return line{"type": "intervention", "kind": in.Kind, "at_tool_call": in.AtToolCall, "message": in.Message, "why": in.Why}
@@ -46,3 +123,5 @@ func streamLine(ev agent.Event) any {
 	}
 	return nil
 }
+
+func newUUID() string { return uuid.NewString() }
