@@ -66,7 +66,8 @@ func testServerConfig(t *testing.T) string {
 type headlessResult struct {
 	StopReason string `json:"stop_reason"`
 	Denials    []struct {
-		Tool, Reason string
+		Tool   string `json:"tool_name"`
+		Reason string `json:"reason"`
 	} `json:"permission_denials"`
 }
 

@@ -90,7 +90,7 @@ func touchScript() llmtest.Script {
 type touchResult struct {
 	StopReason string `json:"stop_reason"`
 	Denials    []struct {
-		Tool string `json:"tool"`
+		Tool string `json:"tool_name"`
 	} `json:"permission_denials"`
 }
 
