@@ -24,7 +24,11 @@ var (
 	buildErr  error
 )
 
-// keelBinary builds the real binary once per test run.
+// keelBinary builds the real binary once per test run. The path it
+// returns is a two-line script that runs the binary with
+// $KEEL_INTERNAL_ERRORS set (exec: the process is keel's), so every run
+// of every e2e suite reports its internal errors (state transitions the
+// table lacks) to one file, which TestMain requires to be empty.
 func keelBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -34,10 +38,14 @@ func keelBinary(t *testing.T) string {
 			return
 		}
 		builtBin = filepath.Join(dir, "keel")
-		out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
+		real := filepath.Join(dir, "keel-real")
+		out, err := exec.Command("go", "build", "-o", real, ".").CombinedOutput()
 		if err != nil {
 			buildErr = errors.New(string(out))
+			return
 		}
+		script := fmt.Sprintf("#!/bin/sh\n%s=%s exec %s \"$@\"\n", internalErrorsEnv, internalErrorsFile(dir), real)
+		buildErr = os.WriteFile(builtBin, []byte(script), 0o755)
 	})
 	if buildErr != nil {
 		t.Fatalf("build keel: %v", buildErr)
@@ -288,12 +296,20 @@ var (
 	goEnvVals map[string]string
 )
 
-// TestMain removes the binary keelBinary built.
+// TestMain fails the run if any run of the binary logged an internal
+// error, and removes the binary keelBinary built.
 func TestMain(m *testing.M) {
 	sandbox.Main() // in-process sessions start commands through this binary
 	code := m.Run()
 	if builtBin != "" {
+		if data, err := os.ReadFile(internalErrorsFile(filepath.Dir(builtBin))); err == nil && len(data) > 0 {
+			fmt.Fprintf(os.Stderr, "FAIL: keel logged internal errors during the e2e suites:\n%s", data)
+			code = 1
+		}
 		os.RemoveAll(filepath.Dir(builtBin))
 	}
 	os.Exit(code)
 }
+
+// internalErrorsFile is where the binary's runs log internal errors.
+func internalErrorsFile(dir string) string { return filepath.Join(dir, "internal-errors.log") }
