@@ -87,7 +87,8 @@ func TestNotesSurviveCompaction(t *testing.T) {
 // Evictions and pins are on record in the datalog.
 func TestNoteEventsAreRecorded(t *testing.T) {
 	s, db, id := recordedSession(t, llmtest.Rounds(
-		llmtest.ToolRound(call("", NoteToolName, `{"action":"pin","text":"a"}`), call("", NoteToolName, `{"action":"pin","text":"b"}`)),
+		llmtest.ToolRound(call("", NoteToolName, `{"action":"pin","text":"a"}`)),
+		llmtest.ToolRound(call("", NoteToolName, `{"action":"pin","text":"b"}`)),
 		llmtest.TextRound("ok")), func(o *Options) { o.NotesMax = 1 })
 	runTask(t, context.Background(), s, "go")
 	evs, err := db.NoteEvents(context.Background(), id)
