@@ -151,6 +151,8 @@ func (m *Model) apply(ev agent.Event) {
 		m.notice(ev.Text)
 	case agent.TaskStopped:
 		m.taskStopped(ev)
+	default:
+		m.applyReasoning(ev)
 	}
 }
 

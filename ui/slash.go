@@ -24,6 +24,8 @@ var slashCommands = []slashCommand{
 	{"/undo", "", "undo the last task's file changes", (*Model).cmdUndo},
 	{"/compact", "", "summarise older rounds to free context", (*Model).cmdCompact},
 	{"/cadence", "N", "checkpoint every N tool calls (0: off)", (*Model).cmdCadence},
+	{"/reflect", "", "a checkpoint after the round in flight", (*Model).cmdReflect},
+	{"/notes", "", "the working memory's notes", (*Model).cmdNotes},
 	{"/model", "NAME", "switch the model", (*Model).cmdModel},
 	{"/clear", "", "clear the screen (the conversation is kept)", (*Model).cmdClear},
 	{"/resume", "[ID]", "resume a logged session", (*Model).cmdResume},

@@ -56,6 +56,12 @@ func CleanEvent(ev agent.Event) agent.Event {
 	case agent.Notice:
 		e.Text = Clean(e.Text)
 		return e
+	case agent.LessonsOffered:
+		e.Note = Clean(e.Note)
+		return e
+	case agent.InternalError:
+		e.What = Clean(e.What)
+		return e
 	case agent.TaskStopped:
 		e.Message, e.Result = Clean(e.Message), Clean(e.Result)
 		if e.Err != nil {
@@ -74,21 +80,19 @@ func CleanIntervention(in agent.Intervention) agent.Intervention {
 	return in
 }
 
-// CleanPlan returns p sanitised; its steps are copied first when one
-// changes, as the agent owns the slice.
+// CleanPlan returns p sanitised; its steps are copied first, as the agent
+// owns the slices.
 func CleanPlan(p agent.Plan) agent.Plan {
 	p.Goal, p.Strategy, p.Status = Clean(p.Goal), Clean(p.Strategy), Clean(p.Status)
-	copied := false
+	p.SuccessCriteria = slices.Clone(CleanAll(p.SuccessCriteria))
+	p.Steps = slices.Clone(p.Steps)
 	for i, s := range p.Steps {
-		c := s
-		c.Title, c.Status, c.Note = Clean(s.Title), Clean(s.Status), Clean(s.Note)
-		if c.Title == s.Title && c.Status == s.Status && c.Note == s.Note {
-			continue
-		}
-		if !copied {
-			p.Steps, copied = slices.Clone(p.Steps), true
-		}
-		p.Steps[i] = c
+		s.ID, s.Title, s.Status, s.Note = Clean(s.ID), Clean(s.Title), Clean(s.Status), Clean(s.Note)
+		s.Fallback, s.Parent = Clean(s.Fallback), Clean(s.Parent)
+		s.DependsOn = slices.Clone(CleanAll(s.DependsOn))
+		s.Risks = slices.Clone(CleanAll(s.Risks))
+		s.SuccessCriteria = slices.Clone(CleanAll(s.SuccessCriteria))
+		p.Steps[i] = s
 	}
 	return p
 }

@@ -151,7 +151,15 @@ func (p *Model) View(st theme.Styles, spin string, width, height int) string {
 	return st.Panel.Height(height).Width(width).Render(strings.Join(lines, "\n"))
 }
 
+// stepLines draws a step: its glyph and title, its marks (marks.go) on a
+// dim line below, and a failed or skipped step's note. A sub-step is
+// drawn two columns in, under its parent.
 func stepLines(st theme.Styles, spin string, s agent.Step, width int) []string {
+	indent := ""
+	if s.Parent != "" {
+		indent = "  "
+		width -= 2
+	}
 	g, gs := stepGlyph(st, spin, s.Status)
 	title := s.Title
 	style := st.Status
@@ -159,17 +167,22 @@ func stepLines(st theme.Styles, spin string, s agent.Step, width int) []string {
 		style = st.Bold
 	}
 	wrapped := strings.Split(ansi.Wrap(title, max(width-2, 1), ""), "\n")
-	out := make([]string, 0, len(wrapped)+1)
+	out := make([]string, 0, len(wrapped)+2)
 	for i, l := range wrapped {
 		prefix := "  "
 		if i == 0 {
 			prefix = gs.Render(g) + " "
 		}
-		out = append(out, prefix+style.Render(l))
+		out = append(out, indent+prefix+style.Render(l))
+	}
+	if m := stepMarks(s); m != "" {
+		lines := common.Wrap(st.Dim, m, max(width-2, 1))
+		common.Indent(lines, indent+"  ")
+		out = append(out, lines...)
 	}
 	if s.Note != "" && (s.Status == agent.StepFailed || s.Status == agent.StepSkipped) {
 		note := common.Wrap(st.Dim.Italic(true), s.Note, width-4)
-		common.Indent(note, "    ")
+		common.Indent(note, indent+"    ")
 		out = append(out, note...)
 	}
 	return out

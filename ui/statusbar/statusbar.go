@@ -178,7 +178,7 @@ func (s *Model) stateText() string {
 // Working reports whether the agent is busy (the spinner turns).
 func (s *Model) Working() bool {
 	switch s.state {
-	case "", agent.StateIdle, agent.StateDone, agent.StateHalted, agent.StateFailed:
+	case "", agent.StateIdle, agent.StateDone, agent.StateHalted, agent.StateError, agent.StateCancelled:
 		return false
 	}
 	return true
