@@ -110,7 +110,7 @@ func releaseMemory() tea.Msg {
 }
 
 // apply routes one event to the part of the UI it changes, its text
-// sanitised first (cleanEvent).
+// sanitised first (common.CleanEvent).
 func (m *Model) apply(ev agent.Event) {
 	switch ev := common.CleanEvent(ev).(type) {
 	case agent.TextDelta:

@@ -9,7 +9,7 @@ import (
 	"github.com/keel-dev/keel/ui/theme"
 )
 
-// TestBrowserRoundCost: a logged round's cost is shown by costText, and a
+// TestBrowserRoundCost: a logged round's cost is shown by common.Cost, and a
 // round that used tokens at no cost had no price.
 func TestBrowserRoundCost(t *testing.T) {
 	st := theme.New(true, false)

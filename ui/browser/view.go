@@ -13,8 +13,8 @@ import (
 )
 
 // View renders the browser for width × height. What the datalog holds is
-// the model's and the tools' text: every piece of it is sanitised (clean,
-// oneLine, keyArgument) before it is styled.
+// the model's and the tools' text: every piece of it is sanitised (Clean,
+// OneLine, KeyArgument) before it is styled.
 func (b *Model) View(st theme.Styles, width, height int) string {
 	var title, help string
 	var body []string

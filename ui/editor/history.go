@@ -1,7 +1,5 @@
 package editor
 
-import "strings"
-
 // The input's history: ↑ on the first line and ↓ on the last browse the
 // prompts sent, this launch's after those read from the workspace's
 // history file (historyfile.go). An entry keeps its pastes, so a
@@ -65,17 +63,4 @@ func (in *Model) LoadHistory(earlier []HistoryEntry) {
 	} else {
 		in.hpos = len(in.history)
 	}
-}
-
-// clear empties the box into the history, so ↑ brings it back; it is
-// not saved to the file, as it was never sent.
-func (in *Model) clear() {
-	e := HistoryEntry{Text: strings.TrimSpace(in.ta.Value()), Pastes: in.pastes}
-	in.pastes = nil
-	in.clearMentions()
-	in.ta.Reset()
-	in.popup.close()
-	in.sendWhenRead = false
-	in.remember(e)
-	in.unsaved = nil
 }

@@ -147,7 +147,7 @@ func idTwice(rows []datalog.ToolCall, id string) bool {
 	return n > 1
 }
 
-// loggedOutcome sets a call's outcome from its row, as finishTool did
+// loggedOutcome sets a call's outcome from its row, as FinishTool did
 // live; out is the result the model got (answered: there was one).
 func loggedOutcome(tc *toolCall, row *datalog.ToolCall, out string, answered bool) {
 	if row == nil { // no row: the round's tools never finished
@@ -227,8 +227,8 @@ func (b *logReplay) cards(rd *datalog.RoundDetail, last bool) {
 	}
 }
 
-// stopped says how a task ended, as taskStopped did live (the stop's
-// message is not kept: its reason is).
+// stopped says how a task ended, as the root model's taskStopped did live
+// (the stop's message is not kept: its reason is).
 func (b *logReplay) stopped(trs []datalog.StateTransition) {
 	for _, tr := range trs {
 		switch agent.State(tr.To) {
