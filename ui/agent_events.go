@@ -156,11 +156,20 @@ func (m *Model) apply(ev agent.Event) {
 	}
 }
 
+// The demo's input hints: before its story and after it.
+const (
+	demoHint     = "Type anything and press Enter: the demo model fixes a failing test in about a minute"
+	demoOverHint = "The demo has run: ctrl+c twice quits; a message gets the demo model's reply"
+)
+
 // taskStopped ends a task: the screen says how, and the next queued
 // prompt (if any) is sent.
 func (m *Model) taskStopped(ev agent.TaskStopped) {
 	m.tr.EndTask()
 	m.running = false
+	if m.opts.Demo {
+		m.input.SetPlaceholder(demoOverHint) // the story has been told
+	}
 	m.status.SetCancelling(false)
 	switch {
 	case ev.Reason == agent.StopCompleted:

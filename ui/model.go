@@ -90,7 +90,7 @@ func New(opts Options) *Model {
 		height:       opts.Height,
 	}
 	if opts.Demo {
-		m.input.SetPlaceholder("Type anything and press Enter: the demo model fixes a failing test in about a minute")
+		m.input.SetPlaceholder(demoHint)
 	}
 	for _, line := range opts.Banner {
 		m.notice(line)

@@ -10,7 +10,8 @@ import (
 
 // startBanner is the TUI's first lines: keel's version, where it runs
 // (the working directory, home shortened to ~, and the git branch), the
-// model, and the project instructions it read, or that it found none.
+// model (as the status bar names it: "model openai/gpt-4.1", or the
+// demo's label), and the project instructions it read, or that it found none.
 func startBanner(env agent.PromptEnv, model, home string) []string {
 	where := tildePath(env.Cwd, home)
 	if env.GitBranch != "" {
@@ -18,7 +19,7 @@ func startBanner(env agent.PromptEnv, model, home string) []string {
 	}
 	return []string{
 		fmt.Sprintf("keel %s in %s", version, where),
-		fmt.Sprintf("model %s · %s", model, instructionsLine(env)),
+		fmt.Sprintf("%s · %s", model, instructionsLine(env)),
 	}
 }
 

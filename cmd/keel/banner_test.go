@@ -32,7 +32,7 @@ func TestStartBanner(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := startBanner(c.env, "openai/gpt-x", c.home); !reflect.DeepEqual(got, c.want) {
+			if got := startBanner(c.env, "model openai/gpt-x", c.home); !reflect.DeepEqual(got, c.want) {
 				t.Errorf("startBanner = %q, want %q", got, c.want)
 			}
 		})

@@ -9,11 +9,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/demo"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/ui"
 	"github.com/keel-dev/keel/ui/dialog"
+	"github.com/keel-dev/keel/ui/statusbar"
 )
 
 // demoCadence is the demo's reflection cadence: short, so checkpoints
@@ -56,12 +58,32 @@ func (a *app) runDemoTUI(ctx context.Context, cfg *config.Config) error {
 	opts := a.uiOptions(b, bridge)
 	opts.ProviderLabel, opts.Model, opts.ContextWindow = demo.Name, demo.Model, demo.ContextWindow
 	opts.Cadence, opts.Demo = cfg.ReflectionCadence, true
+	opts.Banner = startBanner(b.env, statusbar.DemoLabel, os.Getenv("HOME")) // the name the status bar shows
 	opts.Resume = func(string) tea.Cmd {
 		return func() tea.Msg {
 			return ui.ErrorMsg{Text: "the demo cannot resume other sessions: quit it and run keel in your project, then /resume"}
 		}
 	}
-	return ui.Run(ctx, opts)
+	if err := ui.Run(ctx, opts); err != nil {
+		return err
+	}
+	if line := demoExitLine(b); line != "" {
+		fmt.Fprintln(a.stdout, line)
+	}
+	return nil
+}
+
+// demoExitLine is what the demo leaves in the terminal: where its session
+// was logged (its project was a temporary copy, now gone, so it cannot be
+// resumed) and how to start on real code. "" when nothing was asked.
+func demoExitLine(b *builtSession) string {
+	id := b.session.ID()
+	if id == "" || len(b.session.History()) == 0 {
+		return ""
+	}
+	short := datalog.ShortID(id)
+	return fmt.Sprintf("keel: demo session %s logged; see it with keel log show %s\n"+
+		"To use keel on your code, set OPENAI_API_KEY (or run keel config init) and start keel in your project.", short, short)
 }
 
 // buildDemoSession is buildSession with the scripted provider and the

@@ -78,7 +78,7 @@ func (a *app) uiOptions(b *builtSession, bridge *dialog.Bridge) ui.Options {
 		Workspace: b.ws, Shell: shellFor(b), Commands: commandDirs(b.root), HistoryFile: editor.HistoryFile(nil, b.root),
 	}
 	opts.Status = statusInfo(b, prov)
-	opts.Banner = startBanner(b.env, prov.Name+"/"+prov.Model, os.Getenv("HOME"))
+	opts.Banner = startBanner(b.env, "model "+prov.Name+"/"+prov.Model, os.Getenv("HOME"))
 	opts.Compact = func() tea.Cmd {
 		s := b.session
 		return func() tea.Msg {

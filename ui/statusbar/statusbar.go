@@ -51,6 +51,9 @@ type Model struct {
 	hint       string // one transient line, e.g. "press ctrl+c again to quit"
 }
 
+// DemoLabel names the demo's model where a provider's name would go.
+const DemoLabel = "demo model (scripted, no LLM)"
+
 // Options are what the bar shows before the agent says anything.
 type Options struct {
 	Provider, Model string
@@ -222,7 +225,7 @@ func (s *Model) View(st theme.Styles, spin string, width int) string {
 // ModelLabel is the provider and model as the bar names them.
 func (s *Model) ModelLabel() string {
 	if s.demo {
-		return "demo model (scripted, no LLM)"
+		return DemoLabel
 	}
 	switch {
 	case s.provider != "" && s.model != "":
