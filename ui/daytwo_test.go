@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/ui/dialog"
 )
 
 // The demo's input hint describes the story until it has run, then says
@@ -19,5 +20,16 @@ func TestDemoHintAfterTheStory(t *testing.T) {
 	got := plain(m)
 	if strings.Contains(got, "fixes a failing test in about a minute") || !strings.Contains(got, "The demo has run") {
 		t.Fatalf("after the story the hint still describes it:\n%s", got)
+	}
+}
+
+// The welcome screen keeps the config file's path whole at 80 columns
+// (issue 32: it wrapped at a hyphen, as if the path had a line break).
+func TestWelcomeKeepsThePathWhole(t *testing.T) {
+	dark := true
+	path := "/tmp/keel-new-user-home/.config/keel/config.toml"
+	m := New(Options{Bridge: dialog.NewBridge(), Dark: &dark, Width: 80, Height: 24, ConfigPath: path})
+	if got := plain(m); !strings.Contains(got, path) {
+		t.Fatalf("the path is cut:\n%s", got)
 	}
 }

@@ -1,6 +1,7 @@
 package common
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -62,5 +63,44 @@ func TestLoggedCost(t *testing.T) {
 	}
 	if c := LoggedCost(0.5, 100); c == nil || *c != 0.5 {
 		t.Error("a price is kept")
+	}
+}
+
+// Wrap breaks at spaces, never inside a hyphenated path (issue 32: the
+// welcome screen wrapped /tmp/keel-home/config at a hyphen).
+func TestWrapKeepsHyphenatedWordsWhole(t *testing.T) {
+	cases := []struct {
+		text  string
+		width int
+		want  []string
+	}{
+		{"writes a commented /home/me/my-config-dir/keel/config.toml to edit", 40,
+			[]string{"writes a commented", "/home/me/my-config-dir/keel/config.toml", "to edit"}},
+		{"a well-known fact", 12, []string{"a well-known", "fact"}},
+		{"abcdefgh-ijkl", 8, []string{"abcdefgh", "-ijkl"}}, // wider than the line: cut
+	}
+	for _, c := range cases {
+		got := strings.Split(WrapText(c.text, c.width), "\n")
+		for i := range got {
+			got[i] = strings.TrimRight(got[i], " ")
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("WrapText(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+		}
+	}
+}
+
+// A call without a telling argument is summarised as compact JSON, not
+// Go's map syntax (issue 32: "evidence=[the tool calls so far]").
+func TestKeyArgumentIsCompactJSON(t *testing.T) {
+	cases := []struct{ tool, args, want string }{
+		{"run_command", `{"command":"go test ./..."}`, "go test ./..."},
+		{"reflect", `{"progress":"ok","evidence":["a < b","c"],"confidence":0.9}`, `{"confidence":0.9,"evidence":["a < b","c"],"progress":"ok"}`},
+		{"x", `not json`, "not json"},
+	}
+	for _, c := range cases {
+		if got := KeyArgument(c.tool, c.args); got != c.want {
+			t.Errorf("KeyArgument(%s) = %q, want %q", c.args, got, c.want)
+		}
 	}
 }

@@ -1,9 +1,8 @@
 package common
 
 import (
+	"bytes"
 	"encoding/json"
-	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -25,13 +24,29 @@ func Fit(l string, width int) string {
 	return l
 }
 
-// Wrap wraps text to width and styles each line.
+// Wrap wraps text to width and styles each line. It breaks lines at
+// spaces only, never at a hyphen (ansi.Wrap always may): a path or a
+// command like keel-demo-1/greet stays whole unless it is wider than the
+// line.
 func Wrap(s Styler, text string, width int) []string {
-	lines := strings.Split(ansi.Wrap(text, max(width, 1), ""), "\n")
+	lines := strings.Split(WrapText(text, width), "\n")
 	for i, l := range lines {
 		lines[i] = s.Render(l)
 	}
 	return lines
+}
+
+// nbHyphen stands in for "-" while wrapping: ansi.Wrap breaks after a
+// hyphen but not after a non-breaking one, of the same width.
+const nbHyphen = "\u2011"
+
+// WrapText wraps text to width at spaces (Wrap without the styles).
+func WrapText(text string, width int) string {
+	if !strings.Contains(text, "-") {
+		return ansi.Wrap(text, max(width, 1), "")
+	}
+	wrapped := ansi.Wrap(strings.ReplaceAll(text, "-", nbHyphen), max(width, 1), "")
+	return strings.ReplaceAll(wrapped, nbHyphen, "-")
 }
 
 // Indent prefixes every line, in place.
@@ -58,16 +73,13 @@ func KeyArgument(tool, args string) string {
 			return OneLine(v)
 		}
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	var b bytes.Buffer // keys sorted, no spaces: {"a":1,"b":["x<y"]}
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(m) != nil {
+		return OneLine(args)
 	}
-	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s=%v", k, m[k]))
-	}
-	return OneLine(strings.Join(parts, " "))
+	return OneLine(b.String())
 }
 
 // spinnerFrames is the spinner shown while the agent works.

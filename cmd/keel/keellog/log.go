@@ -129,7 +129,7 @@ func runList(cmd *cobra.Command, db *datalog.DB, f listFlags, since time.Duratio
 	fmt.Fprintln(tw, "ID\tSTARTED\tPROJECT\tROUNDS\tTOOLS\tTOKENS\tCOST\tSTOP\tPROMPT")
 	for _, s := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
-			abridge(s.ProjectRoot, 30), s.Totals.Rounds, s.Totals.ToolCalls, tokens(s.Totals.TokensIn+s.Totals.TokensOut),
+			abridgePath(s.ProjectRoot, 30), s.Totals.Rounds, s.Totals.ToolCalls, tokens(s.Totals.TokensIn+s.Totals.TokensOut),
 			money(s.Totals.Cost, s.Totals.TokensIn+s.Totals.TokensOut), s.StopReason, abridge(s.FirstPrompt, 50))
 	}
 	return tw.Flush()
@@ -156,6 +156,16 @@ func abridge(s string, n int) string {
 	s = strings.Join(strings.Fields(termtext.Sanitize(s)), " ")
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// abridgePath is abridge for a directory: its end is kept, where the
+// project's name is ("…/src/keel-web"), and its start cut.
+func abridgePath(s string, n int) string {
+	s = strings.Join(strings.Fields(termtext.Sanitize(s)), " ")
+	if r := []rune(s); len(r) > n {
+		return "…" + string(r[len(r)-n+1:])
 	}
 	return s
 }

@@ -216,3 +216,18 @@ func TestMoney(t *testing.T) {
 		}
 	}
 }
+
+// A PROJECT column keeps the end of a long path, the project's name
+// (issue 32: it cut the end and hid the name).
+func TestAbridgePathKeepsTheProjectName(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"/src/keel", "/src/keel"},
+		{"/home/someone/work/clients/acme/importer-service", "…ork/clients/acme/importer-service"},
+		{"/a/b\x1b[31m/red", "/a/b/red"},
+	}
+	for _, c := range cases {
+		if got := abridgePath(c.in, 34); got != c.want {
+			t.Errorf("abridgePath(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

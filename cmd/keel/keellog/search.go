@@ -68,6 +68,11 @@ func searchScope(f searchFlags, here func() (string, error)) (string, error) {
 	return here()
 }
 
+// unmarked is a snippet without the **marks** around the words that
+// matched: they are markdown for the recall tool's model, and a terminal
+// would print them literally.
+func unmarked(snippet string) string { return strings.ReplaceAll(snippet, "**", "") }
+
 // printHits prints one line per match: date, session id, kind (and the
 // project with --all), and the snippet, sanitised for the terminal.
 func printHits(w io.Writer, hits []datalog.Hit, f searchFlags) error {
@@ -91,9 +96,9 @@ func printHits(w io.Writer, hits []datalog.Hit, f searchFlags) error {
 	for _, h := range hits {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t", h.At.Local().Format("2006-01-02 15:04"), datalog.ShortID(h.SessionID), h.Kind)
 		if f.all {
-			fmt.Fprintf(tw, "%s\t", abridge(h.Project, 30))
+			fmt.Fprintf(tw, "%s\t", abridgePath(h.Project, 30))
 		}
-		fmt.Fprintf(tw, "%s\n", abridge(h.Snippet, 160))
+		fmt.Fprintf(tw, "%s\n", abridge(unmarked(h.Snippet), 160))
 	}
 	return tw.Flush()
 }
