@@ -82,16 +82,6 @@ func baselineCell(f Budget, base Measurements) string {
 	return withUnit(v, f.Unit)
 }
 
-// hasBaseline reports whether the rows carry a baseline column.
-func hasBaseline(rows []Row) bool {
-	for _, r := range rows {
-		if r.Baseline != "" {
-			return true
-		}
-	}
-	return false
-}
-
 // Failed counts the rows over budget.
 func Failed(rows []Row) int {
 	n := 0
