@@ -17,6 +17,13 @@ type StateChanged struct {
 	At       time.Time
 }
 
+// TaskStarted reports a task taking a prompt, before its first request.
+type TaskStarted struct {
+	Seq    int // the task's number in the session
+	Prompt string
+	At     time.Time
+}
+
 // TextDelta is a piece of the assistant's answer as it streams.
 type TextDelta struct{ Text string }
 
@@ -57,6 +64,8 @@ type ToolFinished struct {
 	IsError            bool
 	Denied             bool   // the permission gate refused it
 	DenyReason         string // why, when Denied
+	Decision           string // the permission decision: "allow", "deny", or "" when none was made
+	DecidedBy          string // who made it: "policy", "rule", "user", "yolo", "session"
 	Diff               string
 	ExitCode           *int
 	Duration           time.Duration
@@ -94,6 +103,7 @@ type PlanChanged struct{ Plan Plan }
 // RoundFinished reports the end of one LLM round.
 type RoundFinished struct {
 	Seq          int
+	Model        string // the model that answered (/model may change it)
 	FinishReason string
 	Usage        llm.Usage
 	FirstToken   time.Duration
@@ -138,6 +148,7 @@ type TaskSummary struct {
 }
 
 func (StateChanged) event()         {}
+func (TaskStarted) event()          {}
 func (TextDelta) event()            {}
 func (ReasoningDelta) event()       {}
 func (ToolCallStreaming) event()    {}

@@ -54,6 +54,11 @@ type Options struct {
 	// transition the table lacks). cmd/keel appends them to the file
 	// $KEEL_INTERNAL_ERRORS names, so the e2e suites can assert none.
 	OnInternalError func(what string)
+	// Observer, when set, sees every event as the agent emits it, deltas
+	// included and before any merging, one at a time and in order
+	// (telemetry). It runs on the agent's goroutines: it must return at
+	// once and never block.
+	Observer func(Event)
 
 	// A resumed session's state.
 	History  []llm.Message

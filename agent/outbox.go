@@ -18,16 +18,22 @@ type outbox struct {
 	text   strings.Builder
 	reason strings.Builder
 	once   sync.Once
+	// observe sees each event first (Options.Observer); never nil.
+	observe func(Event)
 }
 
-func newOutbox(size int) *outbox {
-	return &outbox{ch: make(chan Event, size), done: make(chan struct{})}
+func newOutbox(size int, observe func(Event)) *outbox {
+	if observe == nil {
+		observe = func(Event) {}
+	}
+	return &outbox{ch: make(chan Event, size), done: make(chan struct{}), observe: observe}
 }
 
 // delta offers a text or reasoning delta without blocking.
 func (o *outbox) delta(ev Event) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.observe(ev)
 	switch d := ev.(type) {
 	case TextDelta:
 		o.text.WriteString(d.Text)
@@ -47,6 +53,7 @@ func (o *outbox) delta(ev Event) {
 func (o *outbox) send(ev Event) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.observe(ev) // even once closed: an observer still hears how the task ended
 	if !o.flushPending(true) {
 		return
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 func TestOutboxMergesDeltasWhenFullAndKeepsOrder(t *testing.T) {
-	o := newOutbox(2)
+	o := newOutbox(2, nil)
 	o.send(StateChanged{To: StateThinking}) // fills one slot
 	o.delta(TextDelta{Text: "a"})           // fills the other
 	for _, piece := range []string{"b", "c", "d"} {
@@ -45,7 +45,7 @@ func TestOutboxMergesDeltasWhenFullAndKeepsOrder(t *testing.T) {
 }
 
 func TestOutboxCloseReleasesBlockedSends(t *testing.T) {
-	o := newOutbox(1)
+	o := newOutbox(1, nil)
 	o.send(Notice{Text: "fills"})
 	done := make(chan struct{})
 	go func() { o.send(TaskStopped{}); close(done) }()

@@ -86,6 +86,22 @@ func (r *Recorder) SessionID() string {
 	return r.sessionID
 }
 
+// knownID is the session id when the datalog is open already, else "",
+// without waiting for an asynchronous open.
+func (r *Recorder) knownID() string {
+	if r == nil {
+		return ""
+	}
+	if r.ready != nil {
+		select {
+		case <-r.ready:
+		default:
+			return ""
+		}
+	}
+	return r.sessionID
+}
+
 // Close closes a datalog the recorder opened itself (NewRecorderAsync).
 func (r *Recorder) Close() error {
 	if r == nil || r.ready == nil || !r.usable() {

@@ -53,7 +53,7 @@ func New(opts Options) *Session {
 	s := &Session{
 		opts:    opts,
 		live:    newSettings(opts),
-		out:     newOutbox(opts.EventBuffer),
+		out:     newOutbox(opts.EventBuffer, opts.Observer),
 		conv:    newConversation(opts.History, opts.Plan),
 		mem:     newMemory(opts.NotesMax, opts.Notes),
 		state:   StateIdle,
@@ -78,6 +78,15 @@ func (s *Session) Events() <-chan Event { return s.out.ch }
 // ID is the session's datalog id ("" when the datalog is off).
 func (s *Session) ID() string {
 	if id := s.opts.Recorder.SessionID(); id != "" {
+		return id
+	}
+	return s.opts.SessionID
+}
+
+// KnownID is ID without waiting: "" while a datalog opened in the
+// background is not open yet (telemetry asks on the agent's goroutine).
+func (s *Session) KnownID() string {
+	if id := s.opts.Recorder.knownID(); id != "" {
 		return id
 	}
 	return s.opts.SessionID

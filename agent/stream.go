@@ -82,7 +82,8 @@ func (t *task) account(resp llm.Response) {
 	}
 	t.limits.usage = t.limits.usage.Add(u)
 	total, cost := s.addUsage(u)
-	s.out.send(RoundFinished{Seq: s.currentRound(), FinishReason: resp.FinishReason, Usage: u, FirstToken: resp.FirstToken, Duration: resp.Duration})
+	_, model, _ := s.live.current()
+	s.out.send(RoundFinished{Seq: s.currentRound(), Model: model, FinishReason: resp.FinishReason, Usage: u, FirstToken: resp.FirstToken, Duration: resp.Duration})
 	s.out.send(UsageUpdated{Round: u, Task: t.limits.usage, Session: total, ContextTokens: t.compaction.lastPrompt, ContextWindow: s.opts.ContextWindow, CostUSD: cost, ToolCalls: t.limits.toolCalls, NextCheckpointIn: t.nextCheckpointIn()})
 }
 

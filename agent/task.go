@@ -102,6 +102,7 @@ func (s *Session) runTask(ctx context.Context, seq int, prompt string) {
 	t.discipline = discipline.NewTask(s.taskDiscipline)
 	s.mu.Unlock()
 	s.opts.Recorder.taskStarted(seq, prompt)
+	s.out.send(TaskStarted{Seq: seq, Prompt: prompt, At: t.started})
 	s.setState(StateRecognizing, fmt.Sprintf("task %d", seq))
 	if d := s.opts.MaxDuration; d > 0 {
 		var cancel context.CancelFunc

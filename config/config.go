@@ -35,6 +35,7 @@ type Config struct {
 	Datalog              Datalog             `toml:"datalog"`
 	UI                   UI                  `toml:"ui"`
 	MCP                  MCP                 `toml:"mcp"`
+	Telemetry            Telemetry           `toml:"telemetry"`
 
 	sources     map[string]Source // dotted key -> where its value came from
 	ignored     map[string]Source // dotted key -> where an untrusted project set it
@@ -106,6 +107,14 @@ type Memory struct {
 type Datalog struct {
 	Path          string `toml:"path"`
 	CaptureBodies bool   `toml:"capture_bodies"`
+}
+
+// Telemetry holds the [telemetry] settings: OpenTelemetry export, off by
+// default (the OTEL_EXPORTER_OTLP_* variables also turn it on).
+type Telemetry struct {
+	Enabled    bool   `toml:"enabled"`
+	Endpoint   string `toml:"endpoint"`
+	LogContent bool   `toml:"log_content"`
 }
 
 // UI holds the [ui] settings.

@@ -155,8 +155,8 @@ func TestUnknownKeyWarnings(t *testing.T) {
 			[]string{`FILE:2:1: unknown key "providers.openai.modle" is ignored (did you mean "providers.openai.model"?)`}},
 		{"right key, wrong table", lines(`repeat_warn = 3`),
 			[]string{`FILE:1:1: unknown key "repeat_warn" is ignored (did you mean "discipline.repeat_warn"?)`}},
-		{"unknown table, no close match", lines(`[telemetry]`, `on = true`),
-			[]string{`FILE:1:2: unknown key "telemetry" is ignored`}},
+		{"unknown table, no close match", lines(`[analytics]`, `on = true`),
+			[]string{`FILE:1:2: unknown key "analytics" is ignored`}},
 		{"several, in document order", lines(`zzz = 1`, `[ui]`, `mouze = true`, `colour = "x"`),
 			[]string{
 				`FILE:1:1: unknown key "zzz" is ignored`,

@@ -79,6 +79,10 @@ var fixedFields = []field{
 	{"datalog.path", kindString, "SQLite file; empty = $XDG_DATA_HOME/keel/keel.db", func(c *Config) any { return &c.Datalog.Path }},
 	{"datalog.capture_bodies", kindBool, "also store raw request and response bodies", func(c *Config) any { return &c.Datalog.CaptureBodies }},
 
+	{"telemetry.enabled", kindBool, "send traces and metrics over OTLP/HTTP (an OTEL_EXPORTER_OTLP_ENDPOINT variable turns it on too, unless this says false)", func(c *Config) any { return &c.Telemetry.Enabled }},
+	{"telemetry.endpoint", kindString, `the collector's OTLP/HTTP base URL, e.g. "http://localhost:4318" (OTEL_EXPORTER_OTLP_ENDPOINT wins)`, func(c *Config) any { return &c.Telemetry.Endpoint }},
+	{"telemetry.log_content", kindBool, "also send prompts, answers, tool arguments and results, redacted as the datalog is", func(c *Config) any { return &c.Telemetry.LogContent }},
+
 	{"ui.mouse", kindBool, "capture the mouse (disables native text selection)", func(c *Config) any { return &c.UI.Mouse }},
 	{"ui.theme", kindString, `"auto", "dark" or "light"`, func(c *Config) any { return &c.UI.Theme }},
 }
@@ -120,7 +124,7 @@ var providerFields = []providerField{
 }
 
 // sections are the known tables other than [providers], in print order.
-var sections = []string{"permissions", "discipline", "plan", "memory", "sandbox", "datalog", "ui"}
+var sections = []string{"permissions", "discipline", "plan", "memory", "sandbox", "datalog", "telemetry", "ui"}
 
 // lookupField returns the field with the given dotted key.
 func lookupField(key string) (field, bool) {

@@ -9,9 +9,10 @@ import (
 
 // trustedKeys are the keys outside [providers] that a project file may set
 // only when the user trusts the project: each runs commands without asking,
-// lets them write more or see more secrets, or (datalog.path) chooses where
-// keel writes its database.
-var trustedKeys = []string{"yolo", "permissions.allow", "permissions.env_passthrough", "sandbox.mode", "sandbox.writable", "sandbox.readable", "datalog.path"}
+// lets them write more or see more secrets, (datalog.path) chooses where
+// keel writes its database, or (telemetry.*) sends what keel does elsewhere.
+var trustedKeys = []string{"yolo", "permissions.allow", "permissions.env_passthrough", "sandbox.mode", "sandbox.writable", "sandbox.readable", "datalog.path",
+	"telemetry.enabled", "telemetry.endpoint", "telemetry.log_content"}
 
 // trustedProviderKeys are the keys of a [providers.NAME] table that need
 // trust: each decides where the API key goes, or which key is sent.

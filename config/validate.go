@@ -59,6 +59,9 @@ func checkField(c *Config, f field) *Error {
 		if f.key == "ui.theme" && !slices.Contains([]string{"auto", "dark", "light"}, *v) {
 			return errorAt(src, f.key, `ui.theme must be "auto", "dark" or "light", not %q`, *v)
 		}
+		if f.key == "telemetry.endpoint" && *v != "" && !httpURL(*v) {
+			return errorAt(src, f.key, `telemetry.endpoint must be an http or https URL such as "http://localhost:4318", not %q`, short(*v))
+		}
 		if f.key == "sandbox.mode" && !slices.Contains([]string{SandboxAuto, SandboxOn, SandboxOff}, *v) {
 			return errorAt(src, f.key, `sandbox.mode must be "auto", "on" or "off", not %q`, *v)
 		}
@@ -120,10 +123,16 @@ func checkBaseURL(c *Config, p Provider) []*Error {
 		return []*Error{errorAt(c.Source("providers."+p.Name), key,
 			"provider %q has no base_url; set it to the server's OpenAI-compatible endpoint, e.g. \"http://localhost:8000/v1\"", p.Name)}
 	}
-	if u, err := url.Parse(p.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if !httpURL(p.BaseURL) {
 		return []*Error{errorAt(c.Source(key), key, "%s must be an http or https URL, not %q", key, short(p.BaseURL))}
 	}
 	return nil
+}
+
+// httpURL reports an http or https URL with a host.
+func httpURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // providerList formats the provider names for messages.

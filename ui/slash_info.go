@@ -12,11 +12,12 @@ import (
 // StatusInfo is what /status reports that only cmd/keel knows. Nothing in
 // it is a secret: the base URL is shown by its host only.
 type StatusInfo struct {
-	BaseURL     string // the provider's endpoint
-	Workspace   string // the workspace's root
-	DatalogPath string // "" when the datalog is off
-	Sandbox     string // "on", or "off" and why
-	MCPServers  int    // configured MCP servers
+	BaseURL     string        // the provider's endpoint
+	Workspace   string        // the workspace's root
+	DatalogPath string        // "" when the datalog is off
+	Sandbox     string        // "on", or "off" and why
+	MCPServers  int           // configured MCP servers
+	Telemetry   func() string // "off", or where spans go and how many were dropped; nil: not shown
 }
 
 // cmdCost reports the tokens and cost of the current (or last) task and
@@ -41,6 +42,9 @@ func (m *Model) cmdStatus(string) tea.Cmd {
 		{"datalog", orText(info.DatalogPath, "off")},
 		{"sandbox", orUnknown(info.Sandbox)},
 		{"mcp", common.Plural(info.MCPServers, "server") + " configured (/mcp for their state)"},
+	}
+	if info.Telemetry != nil {
+		rows = append(rows, [2]string{"telemetry", info.Telemetry()})
 	}
 	lines := []string{"status"}
 	for _, r := range rows {

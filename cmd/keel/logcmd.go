@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/agent/telemetry"
 	"github.com/keel-dev/keel/cmd/keel/keellog"
 	"github.com/keel-dev/keel/internal/termtext"
 	"github.com/keel-dev/keel/tools"
@@ -20,9 +21,27 @@ import (
 // logCommand is `keel log`: the datalog's read side.
 func (a *app) logCommand() *cobra.Command {
 	open := func(readOnly bool) (*datalog.DB, error) { return a.openDatalogAt(a.current, readOnly) }
-	cmd := keellog.NewLogCommand(open, a.stdin)
+	cmd := keellog.NewLogCommand(open, a.stdin, a.otlpSender)
 	cmd.AddCommand(keellog.NewSearchCommand(open, a.workspaceRoot))
 	return cmd
+}
+
+// otlpSender is keel log export --otlp's sender: [telemetry] and the
+// OTEL_EXPORTER_OTLP_* variables decide where it sends and whether
+// content goes; it waits for the collector rather than drop a span.
+func (a *app) otlpSender() (keellog.OTLP, error) {
+	cfg, err := a.loadConfig(a.current)
+	if err != nil {
+		return nil, err
+	}
+	opts := telemetryOptions(cfg, nil) // stored text is redacted already; this redacts it again
+	opts.Blocking = true
+	opts.Warn = stderrNotifier(a.stderr)
+	exp, err := telemetry.StartTraces(context.Background(), opts)
+	if err != nil {
+		return nil, usageError(err)
+	}
+	return exp, nil
 }
 
 // openDatalogAt opens the configured datalog for a command that needs it.

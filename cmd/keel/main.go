@@ -37,5 +37,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root := app.rootCommand()
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	app.closeTelemetry()
 	return app.exitCode(err)
 }

@@ -21,6 +21,8 @@ type app struct {
 	// persistent flags the user set (set in PersistentPreRun).
 	current *cobra.Command
 	root    *cobra.Command
+	// tel is the process's telemetry exporter, once a session starts it.
+	tel processTelemetry
 }
 
 // globalFlags are the flags every command accepts (persistent on root).

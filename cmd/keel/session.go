@@ -12,6 +12,7 @@ import (
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/agent/telemetry"
 	"github.com/keel-dev/keel/config"
 	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/tools/mcp"
@@ -42,15 +43,18 @@ type builtSession struct {
 	env      agent.PromptEnv // where the session runs (the TUI's start banner)
 	model    string          // the model and provider it talks to (headless's init line)
 	provider string
-	tools    []tools.Tool    // the session's tools and policy, for the TUI's !commands
+	tools    []tools.Tool // the session's tools and policy, for the TUI's !commands
 	policy   *tools.Policy
-	runner   *sandbox.Runner // how commands are confined, for /status
+	runner   *sandbox.Runner          // how commands are confined, for /status
+	tracer   *telemetry.SessionTracer // nil without telemetry
+	tel      *telemetry.Exporter      // nil without telemetry
 }
 
 // close ends the session and closes the datalog, saying on stderr when
 // records could not be saved even after retrying.
 func (b *builtSession) close(stderr io.Writer) {
 	b.session.Close()
+	b.tracer.End(b.session.ID())
 	if b.mcp != nil {
 		b.mcp.Close() // their process groups die with keel
 	}
@@ -95,6 +99,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	if err != nil {
 		return nil, usageError(err)
 	}
+	tel, telNotice := a.telemetryExporter(cfg, m.secrets, a.mcpNotifier(setup))
 	opts := a.agentOptions(cfg, setup, m)
 	opts.Tools, opts.Permissions, opts.Workdir, opts.Project = toolset, policy, ws.Root(), ws.Root()
 	env := agent.DetectEnv(cwd, ws.Root(), opts.Now())
@@ -109,12 +114,17 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 		return nil, err
 	}
 	recallTool.Exclude(opts.Recorder.SessionID)
+	tracer := traceSession(tel, &opts, len(opts.History) > 0, ws.Root())
 	s := agent.New(opts)
+	tracer.Bind(s.KnownID)
 	b := &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root(), mcp: mcpTools,
-		ws: ws, env: env, tools: toolset, policy: policy, runner: runner, model: opts.Model, provider: opts.ProviderName}
+		ws: ws, env: env, tools: toolset, policy: policy, runner: runner, model: opts.Model, provider: opts.ProviderName,
+		tracer: tracer, tel: tel}
 	mcpTools.Start() // in the background: their tools join the requests that follow their start
-	if notice != "" {
-		b.notices = append(b.notices, notice)
+	for _, n := range []string{notice, telNotice} {
+		if n != "" {
+			b.notices = append(b.notices, n)
+		}
 	}
 	return b, nil
 }
@@ -259,7 +269,7 @@ func prices(cfg *config.Config, p config.Provider) *agent.Prices {
 // secretEnvNames are the variables run_command must not inherit: every
 // provider's key variable.
 func secretEnvNames(cfg *config.Config) []string {
-	names := []string{"OPENAI_API_KEY"}
+	names := append([]string{"OPENAI_API_KEY"}, otlpHeaderNames...) // a collector's credentials
 	for _, n := range cfg.ProviderNames() {
 		if p, err := cfg.Provider(n); err == nil && p.APIKeyEnv != "" {
 			names = append(names, p.APIKeyEnv)

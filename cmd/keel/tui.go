@@ -165,7 +165,7 @@ func welcomeDatalog(cfg *config.Config) *datalog.DB {
 // statusInfo is what the TUI's /status shows besides the model and the
 // session: the endpoint, workspace, datalog, sandbox and MCP servers.
 func statusInfo(b *builtSession, prov config.Provider) ui.StatusInfo {
-	info := ui.StatusInfo{BaseURL: prov.BaseURL, Workspace: b.root, MCPServers: len(b.cfg.MCPServers()),
+	info := ui.StatusInfo{BaseURL: prov.BaseURL, Workspace: b.root, MCPServers: len(b.cfg.MCPServers()), Telemetry: telemetryStatus(b.tel),
 		Sandbox: sandboxStatus(b.cfg, b.runner)}
 	if b.db != nil {
 		info.DatalogPath = b.cfg.DatalogPath()

@@ -60,12 +60,10 @@ func (a *app) openDatalog(cfg *config.Config, secrets []string) *datalog.DB {
 	return db
 }
 
-// minSecretLen is the shortest API key worth redacting.
-const minSecretLen = 8
-
-// openDatalogFile opens the configured datalog with keel's secrets to
-// redact: the providers' API keys and the MCP servers' credentials.
-func openDatalogFile(cfg *config.Config, secrets []string) (*datalog.DB, error) {
+// namedSecrets are the values the datalog (and telemetry's content)
+// redacts besides the environment's: the providers' API keys and the MCP
+// servers' credentials, by name.
+func namedSecrets(cfg *config.Config, secrets []string) map[string]string {
 	named := map[string]string{}
 	for i, s := range secrets {
 		// A placeholder key such as "x" (local servers take anything)
@@ -79,7 +77,16 @@ func openDatalogFile(cfg *config.Config, secrets []string) (*datalog.DB, error) 
 			named[fmt.Sprintf("MCP_SECRET_%d", i+1)] = s
 		}
 	}
-	db, err := datalog.Open(cfg.DatalogPath(), datalog.Options{Environ: os.Environ(), Secrets: named, CaptureBodies: cfg.Datalog.CaptureBodies})
+	return named
+}
+
+// minSecretLen is the shortest API key worth redacting.
+const minSecretLen = 8
+
+// openDatalogFile opens the configured datalog with keel's secrets to
+// redact: the providers' API keys and the MCP servers' credentials.
+func openDatalogFile(cfg *config.Config, secrets []string) (*datalog.DB, error) {
+	db, err := datalog.Open(cfg.DatalogPath(), datalog.Options{Environ: os.Environ(), Secrets: namedSecrets(cfg, secrets), CaptureBodies: cfg.Datalog.CaptureBodies})
 	if err != nil {
 		return nil, fmt.Errorf("the datalog is off for this run: %w", err)
 	}

@@ -12,13 +12,30 @@ import (
 	"github.com/keel-dev/keel/internal/termtext"
 )
 
-func newExportCommand(open func(bool) (*datalog.DB, error)) *cobra.Command {
+func newExportCommand(open func(bool) (*datalog.DB, error), otlp func() (OTLP, error)) *cobra.Command {
 	var format string
+	var toOTLP bool
+	var f listFlags
 	cmd := &cobra.Command{
-		Use:   "export ID",
-		Short: "Export a session as JSON lines or a markdown transcript",
-		Args:  oneSessionID,
+		Use:   "export [ID]",
+		Short: "Export a session as JSON lines or a markdown transcript, or send sessions to an OpenTelemetry collector (--otlp)",
+		Long: `Export a session as JSON lines or a markdown transcript.
+
+With --otlp, send sessions to an OpenTelemetry collector as traces, the same
+spans a session with telemetry on sends: the session named, or every session
+(--since and --project narrow them). The collector is [telemetry] endpoint or
+OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318, OTLP/HTTP); prompts,
+answers and tool calls go only with [telemetry] log_content = true.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if toOTLP {
+				return optionalSessionID(cmd, args)
+			}
+			return oneSessionID(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if toOTLP {
+				return runExportOTLP(cmd, open, otlp, args, f)
+			}
 			if format != "jsonl" && format != "markdown" {
 				return usagef("--format %q is not known; use --format jsonl or --format markdown", format)
 			}
@@ -36,7 +53,38 @@ func newExportCommand(open func(bool) (*datalog.DB, error)) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "jsonl", "jsonl or markdown")
+	cmd.Flags().BoolVar(&toOTLP, "otlp", false, "send to an OpenTelemetry collector over OTLP/HTTP instead of printing")
+	cmd.Flags().StringVar(&f.project, "project", "", "with --otlp and no ID: only sessions of this project directory")
+	cmd.Flags().StringVar(&f.since, "since", "", "with --otlp and no ID: only sessions newer than this age (7d, 12h, 90m)")
 	return cmd
+}
+
+// runExportOTLP is export --otlp: the filter's flags make sense only
+// without an ID.
+func runExportOTLP(cmd *cobra.Command, open func(bool) (*datalog.DB, error), otlp func() (OTLP, error), args []string, f listFlags) error {
+	if otlp == nil {
+		return usagef("this keel cannot send to a collector")
+	}
+	if len(args) == 1 && (f.project != "" || f.since != "") {
+		return usagef("--project and --since choose sessions when no ID is given; pass one or the other")
+	}
+	if cmd.Flags().Changed("format") {
+		return usagef("--format is for printing; --otlp sends spans instead")
+	}
+	since, err := f.sinceAge()
+	if err != nil {
+		return err
+	}
+	return withDB(open, true, func(db *datalog.DB) error {
+		var filter datalog.Filter
+		if filter.Project, err = projectFlag(f.project); err != nil {
+			return err
+		}
+		if f.since != "" {
+			filter.Since = db.Now().Add(-since)
+		}
+		return exportOTLP(cmd, db, otlp, args, filter)
+	})
 }
 
 // exportJSONL writes the session, then one line per round, with the C1

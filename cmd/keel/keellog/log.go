@@ -19,8 +19,9 @@ import (
 
 // NewLogCommand builds `keel log` and its subcommands. open opens the
 // datalog (read-only for browsing, writable for prune); stdin answers
-// prune's question.
-func NewLogCommand(open func(readOnly bool) (*datalog.DB, error), stdin io.Reader) *cobra.Command {
+// prune's question; otlp starts a sender to a collector for export --otlp
+// (nil: not offered).
+func NewLogCommand(open func(readOnly bool) (*datalog.DB, error), stdin io.Reader, otlp func() (OTLP, error)) *cobra.Command {
 	var f listFlags
 	cmd := &cobra.Command{
 		Use:   "log",
@@ -39,7 +40,7 @@ func NewLogCommand(open func(readOnly bool) (*datalog.DB, error), stdin io.Reade
 	cmd.Flags().IntVar(&f.limit, "limit", 20, "at most this many sessions (0: all)")
 	cmd.Flags().IntVar(&f.offset, "offset", 0, "skip this many newest sessions")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON")
-	cmd.AddCommand(newShowCommand(open), newStatsCommand(open), newExportCommand(open), newPruneCommand(open, stdin))
+	cmd.AddCommand(newShowCommand(open), newStatsCommand(open), newExportCommand(open, otlp), newPruneCommand(open, stdin))
 	return cmd
 }
 

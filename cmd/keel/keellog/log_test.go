@@ -41,7 +41,7 @@ func cmdFixture(t *testing.T) (open func(bool) (*datalog.DB, error), sid string)
 
 func runLog(t *testing.T, open func(bool) (*datalog.DB, error), stdin string, args ...string) (string, error) {
 	t.Helper()
-	cmd := NewLogCommand(open, strings.NewReader(stdin))
+	cmd := NewLogCommand(open, strings.NewReader(stdin), nil)
 	var out bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetErr(&out)
