@@ -6,7 +6,7 @@ LDFLAGS  := -s -w -X main.version=$(VERSION)
 
 .DEFAULT_GOAL := help
 
-.PHONY: help build run test lint bench demo clean
+.PHONY: help build run test lint bench demo clean jaeger test-otel
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -42,6 +42,23 @@ bench: ## run the Go benchmarks and keelbench, beside the previous release (budg
 	@echo "go test: the benchmarks named in cmd/keelbench/budgets.json"
 	@CGO_ENABLED=0 $(GO) test -trimpath -run '^$$' -benchmem -count 1 $$(bin/keelbench -gotest-args) > bin/gobench.txt 2>&1 || { cat bin/gobench.txt; exit 1; }
 	bin/keelbench -suite -keel $(BIN) -gobench bin/gobench.txt $(if $(filter-out none,$(BASELINE)),-baseline $(BASELINE)) $(if $(PEER),-peer $(PEER))
+
+# Jaeger for the OTLP end-to-end tests (cmd/keel/otlp_e2e_test.go), built
+# from the Go module proxy into the user's cache once: a few minutes cold,
+# nothing after. Without it those tests skip and say so; .ci/run builds it
+# before make test, so the build stays out of make test's time.
+JAEGER_VERSION := v1.76.0
+JAEGER_DIR     := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/keel-test/jaeger-$(JAEGER_VERSION)
+jaeger: ## build Jaeger (OTLP e2e tests' backend) into ~/.cache/keel-test once
+	@if [ -x "$(JAEGER_DIR)/jaeger" ]; then echo "jaeger: $(JAEGER_DIR)/jaeger is built"; else \
+		mkdir -p "$(JAEGER_DIR)/mod" && cd "$(JAEGER_DIR)/mod" && \
+		{ [ -f go.mod ] || GOFLAGS=-mod=mod $(GO) mod init keel-test/jaeger; } && \
+		GOFLAGS=-mod=mod $(GO) get -tool github.com/jaegertracing/jaeger/cmd/jaeger@$(JAEGER_VERSION) && \
+		CGO_ENABLED=0 GOFLAGS=-mod=mod $(GO) build -trimpath -o "$(JAEGER_DIR)/jaeger.tmp" github.com/jaegertracing/jaeger/cmd/jaeger && \
+		mv "$(JAEGER_DIR)/jaeger.tmp" "$(JAEGER_DIR)/jaeger" && echo "jaeger: built $(JAEGER_DIR)/jaeger"; fi
+
+test-otel: jaeger ## the OTLP end-to-end tests against Jaeger
+	$(GO) test -race -count=1 -run 'TestOTLP' ./cmd/keel
 
 demo: build ## start the scripted demo (no API key needed)
 	./$(BIN) --demo

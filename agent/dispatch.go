@@ -109,7 +109,7 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 		o.duration = s.now().Sub(o.started)
 		s.out.send(ToolFinished{CallID: o.call.ID, Name: o.call.Name, Args: o.call.Arguments, Output: o.output,
 			IsError: o.result.IsError, Denied: o.denied, DenyReason: denyReason(o), Decision: o.decision, DecidedBy: o.decidedBy,
-			Diff: o.result.Diff, ExitCode: o.result.ExitCode, Duration: o.duration})
+			Diff: o.result.Diff, Changes: o.result.Changes, ExitCode: o.result.ExitCode, Duration: o.duration})
 	}()
 	if ctx.Err() != nil || t.plan.cancelAsked.Load() {
 		o.setCancelled()

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/tools"
 )
 
 // Event is something the agent reports to the UI or the headless runner.
@@ -67,6 +68,7 @@ type ToolFinished struct {
 	Decision           string // the permission decision: "allow", "deny", or "" when none was made
 	DecidedBy          string // who made it: "policy", "rule", "user", "yolo", "session"
 	Diff               string
+	Changes            []tools.FileChange // the files it wrote, before and after (an editor's diff view)
 	ExitCode           *int
 	Duration           time.Duration
 }

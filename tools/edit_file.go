@@ -29,7 +29,7 @@ func editFile(ctx context.Context, ws *Workspace, p editFileParams) (Result, err
 	if fi, err := statAt(abs); err == nil && fi.Mode().IsRegular() && fi.Size() > largeFileBytes {
 		return editLarge(ws, abs, p)
 	}
-	before, mode, existed, msg := statForWrite(ws, abs)
+	before, mode, existed, msg := statForWrite(ctx, ws, abs)
 	rel := ws.Rel(abs)
 	switch {
 	case msg != "":
@@ -55,7 +55,7 @@ func editFile(ctx context.Context, ws *Workspace, p editFileParams) (Result, err
 	if crlf {
 		after = strings.ReplaceAll(after, "\n", "\r\n")
 	}
-	return commitWrite(ws, abs, before, []byte(after), mode, true, editNote(plan))
+	return commitWrite(ctx, ws, abs, before, []byte(after), mode, true, editNote(plan))
 }
 
 func toLF(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -64,7 +65,7 @@ func humanSize(n int64) string {
 
 // statForWrite returns the existing file's content and mode, or
 // existed=false when path does not exist. A directory is an error message.
-func statForWrite(w *Workspace, abs string) (content []byte, mode fs.FileMode, existed bool, msg string) {
+func statForWrite(ctx context.Context, w *Workspace, abs string) (content []byte, mode fs.FileMode, existed bool, msg string) {
 	b, fi, err := readAt(abs, 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -76,5 +77,5 @@ func statForWrite(w *Workspace, abs string) (content []byte, mode fs.FileMode, e
 	case !fi.Mode().IsRegular():
 		return nil, 0, false, fmt.Sprintf("%s is not a regular file", w.Rel(abs))
 	}
-	return b, fi.Mode(), true, ""
+	return w.clientText(ctx, abs, b), fi.Mode(), true, ""
 }

@@ -51,6 +51,7 @@ func readFile(ctx context.Context, ws *Workspace, p readFileParams) Result {
 	if msg != "" {
 		return errResult("%s", msg)
 	}
+	data = ws.clientText(ctx, abs, data) // the editor's buffer, unsaved changes included
 	v := Version(data)
 	ws.MarkRead(abs, v)
 	return numberLines(ws.Rel(abs), abs, v, data, p)

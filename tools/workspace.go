@@ -24,6 +24,8 @@ type Workspace struct {
 	mu    sync.Mutex
 	reads map[string]string // resolved path -> content version when last read or written
 	ign   *ignoreCache
+
+	client ClientFiles // an editor's view of the files (keel acp); nil: the disk
 }
 
 // NewWorkspace returns the workspace containing dir: the nearest ancestor

@@ -29,7 +29,7 @@ func writeFile(ctx context.Context, ws *Workspace, p writeFileParams) (Result, e
 	if msg != "" {
 		return errResult("%s", msg), nil
 	}
-	before, mode, existed, msg := statForWrite(ws, abs)
+	before, mode, existed, msg := statForWrite(ctx, ws, abs)
 	if msg != "" {
 		return errResult("%s", msg), nil
 	}
@@ -48,7 +48,7 @@ func writeFile(ctx context.Context, ws *Workspace, p writeFileParams) (Result, e
 	if err := ws.mkdirAll(filepath.Dir(abs)); err != nil {
 		return errResult("cannot create the parent directories of %s: %v", ws.Rel(abs), err), nil
 	}
-	return commitWrite(ws, abs, before, after, mode, existed, "")
+	return commitWrite(ctx, ws, abs, before, after, mode, existed, "")
 }
 
 // resolveForWrite resolves a path a tool will write, refusing .git.
@@ -69,8 +69,8 @@ func resolveForWrite(ctx context.Context, ws *Workspace, p string) (string, stri
 // commitWrite writes after atomically and builds the result: a diff, the
 // undo record, and the new read version (keel knows what it wrote, so a
 // follow-up edit needs no re-read).
-func commitWrite(ws *Workspace, abs string, before, after []byte, mode fs.FileMode, existed bool, note string) (Result, error) {
-	if err := writeAt(abs, after, mode); err != nil {
+func commitWrite(ctx context.Context, ws *Workspace, abs string, before, after []byte, mode fs.FileMode, existed bool, note string) (Result, error) {
+	if err := ws.writeText(ctx, abs, after, mode); err != nil {
 		return errResult("write failed, file unchanged: %v", err), nil
 	}
 	ws.MarkRead(abs, Version(after))

@@ -20,6 +20,12 @@ func (a *app) loadConfig(cmd *cobra.Command) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	return a.loadConfigIn(cmd, cwd)
+}
+
+// loadConfigIn loads the configuration as seen from cwd (its project's
+// .keel/config.toml), for keel acp's sessions in the editor's directories.
+func (a *app) loadConfigIn(cmd *cobra.Command, cwd string) (*config.Config, error) {
 	cfg, warnings, err := config.Load(config.LoadOptions{ConfigFile: a.flags.configFile, Cwd: cwd, Flags: setFlags(cmd)})
 	for _, w := range warnings {
 		fmt.Fprintf(a.stderr, "keel: warning: %s\n", w.String())

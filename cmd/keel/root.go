@@ -88,7 +88,7 @@ Run it with no arguments for the terminal UI, or with -p for headless mode.`,
 	root.SetFlagErrorFunc(flagError)
 	a.defineFlags(root)
 	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodesHelp + "\n")
-	root.AddCommand(a.versionCommand(), a.configCommand(), a.logCommand(), a.undoCommand(), a.trustCommand(), a.evalCommand(), a.mcpCommand())
+	root.AddCommand(a.versionCommand(), a.configCommand(), a.logCommand(), a.undoCommand(), a.trustCommand(), a.evalCommand(), a.mcpCommand(), a.acpCommand())
 	strictBuiltins(root)
 	markArgErrors(root)
 	return root

@@ -28,6 +28,9 @@ type sessionSetup struct {
 	policy    *tools.PolicyOptions // nil: config rules plus --allow
 	notify    func(string)         // MCP servers' notices; nil: stderr
 	tail      *transcriptTail      // the TUI's: a resumed session's last rounds are read into it; nil: not wanted
+	cwd       string               // keel acp's session directory; "": --cwd or the process's
+	resume    string               // keel acp's session/load: the session to resume; "": --resume or -c
+	files     tools.ClientFiles    // keel acp: the editor's file access; nil: the disk
 }
 
 // builtSession is a ready session and what must be closed after it.
@@ -76,13 +79,19 @@ func (b *builtSession) close(stderr io.Writer) {
 // buildSession wires config, tools, permissions, provider, datalog and
 // discipline into a session. Only this function knows all the pieces.
 func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessionSetup) (*builtSession, error) {
-	cwd, err := a.workDir()
-	if err != nil {
-		return nil, err
+	cwd := setup.cwd
+	if cwd == "" {
+		var err error
+		if cwd, err = a.workDir(); err != nil {
+			return nil, err
+		}
 	}
 	ws, err := tools.NewWorkspace(cwd)
 	if err != nil {
 		return nil, usageError(fmt.Errorf("the working directory %s cannot be used: %w", cwd, err))
+	}
+	if setup.files != nil {
+		ws.UseClientFiles(setup.files)
 	}
 	m, err := a.resolveModel(cfg, setup.model)
 	if err != nil {
@@ -211,7 +220,7 @@ func (a *app) attachDatalog(ctx context.Context, cfg *config.Config, setup sessi
 		return nil, nil
 	}
 	db := a.openDatalog(cfg, secrets)
-	if err := a.startOrResume(ctx, db, opts, rec, setup.tail); err != nil {
+	if err := a.startOrResume(ctx, db, opts, rec, setup); err != nil {
 		if db != nil {
 			_ = db.Close()
 		}
@@ -222,8 +231,9 @@ func (a *app) attachDatalog(ctx context.Context, cfg *config.Config, setup sessi
 
 // startOrResume attaches db to a resumed session (-c, --resume) or a new
 // one; a resumed session's last rounds are read into tail meanwhile.
-func (a *app) startOrResume(ctx context.Context, db *datalog.DB, opts *agent.Options, rec datalog.Session, tail *transcriptTail) error {
-	id, err := a.resumeTarget(ctx, db, rec.ProjectRoot)
+func (a *app) startOrResume(ctx context.Context, db *datalog.DB, opts *agent.Options, rec datalog.Session, setup sessionSetup) error {
+	tail := setup.tail
+	id, err := a.resumeTarget(ctx, db, rec.ProjectRoot, setup.resume)
 	if err != nil || db == nil {
 		return err
 	}

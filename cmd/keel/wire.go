@@ -99,13 +99,16 @@ func disciplinePolicy(cfg *config.Config, headless bool) discipline.Policy {
 }
 
 // resumeTarget is the session to continue (-c or --resume), or "".
-func (a *app) resumeTarget(ctx context.Context, db *datalog.DB, root string) (string, error) {
+func (a *app) resumeTarget(ctx context.Context, db *datalog.DB, root, resume string) (string, error) {
+	if resume == "" {
+		resume = a.flags.resume
+	}
 	switch {
-	case a.flags.resume != "":
+	case resume != "":
 		if db == nil {
-			return "", usageError(errors.New("--resume needs the datalog, which could not be opened"))
+			return "", usageError(errors.New("resuming a session needs the datalog, which could not be opened"))
 		}
-		id, err := db.ResolveID(ctx, a.flags.resume)
+		id, err := db.ResolveID(ctx, resume)
 		if err != nil {
 			return "", usageError(err)
 		}
