@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -21,6 +22,11 @@ type instruments struct {
 	toolDuration  metric.Float64Histogram // keel.tool.duration
 	interventions metric.Int64Counter     // keel.interventions
 	tasks         metric.Int64Counter     // keel.tasks
+
+	// The attribute sets a round records with, made once per model and
+	// tool outcome: building a set sorts and allocates.
+	mu   sync.Mutex
+	sets map[[3]string]metric.MeasurementOption
 }
 
 // tokenBuckets are the conventions' advice for gen_ai.client.token.usage.
@@ -36,7 +42,7 @@ func newInstruments(mp *sdkmetric.MeterProvider) *instruments {
 		p = mp
 	}
 	m := p.Meter("github.com/keel-dev/keel/agent/telemetry")
-	in := &instruments{}
+	in := &instruments{sets: map[[3]string]metric.MeasurementOption{}}
 	// The SDK returns a working no-op instrument with any error, and the
 	// names and units here are fixed: nothing to report.
 	in.tokens, _ = m.Int64Histogram("gen_ai.client.token.usage", metric.WithUnit("{token}"),
@@ -54,25 +60,53 @@ func newInstruments(mp *sdkmetric.MeterProvider) *instruments {
 	return in
 }
 
+// set is the attribute set named by key, made by kv on first use.
+func (in *instruments) set(key [3]string, kv func() []attribute.KeyValue) metric.MeasurementOption {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	o, ok := in.sets[key]
+	if !ok {
+		o = metric.WithAttributeSet(attribute.NewSet(kv()...))
+		in.sets[key] = o
+	}
+	return o
+}
+
+// chat is a round's attributes, with a token type or without ("").
+func (in *instruments) chat(provider, model, tokenType string) metric.MeasurementOption {
+	return in.set([3]string{"chat " + tokenType, provider, model}, func() []attribute.KeyValue {
+		kv := []attribute.KeyValue{keyOperation.String(opChat), keyProvider.String(provider), keyRequestModel.String(model)}
+		if tokenType != "" {
+			kv = append(kv, keyTokenType.String(tokenType))
+		}
+		return kv
+	})
+}
+
+func (in *instruments) model(model string) metric.MeasurementOption {
+	return in.set([3]string{"model", model}, func() []attribute.KeyValue { return []attribute.KeyValue{keyRequestModel.String(model)} })
+}
+
 // round records a round's model figures.
 func (in *instruments) round(r roundFacts) {
 	ctx := context.Background()
-	base := []attribute.KeyValue{keyOperation.String(opChat), keyProvider.String(r.provider), keyRequestModel.String(r.model)}
-	in.tokens.Record(ctx, int64(r.usage.PromptTokens), metric.WithAttributes(append(base, keyTokenType.String("input"))...))
-	in.tokens.Record(ctx, int64(r.usage.CompletionTokens), metric.WithAttributes(append(base, keyTokenType.String("output"))...))
-	in.duration.Record(ctx, r.response.Seconds(), metric.WithAttributes(base...))
+	in.tokens.Record(ctx, int64(r.usage.PromptTokens), in.chat(r.provider, r.model, "input"))
+	in.tokens.Record(ctx, int64(r.usage.CompletionTokens), in.chat(r.provider, r.model, "output"))
+	in.duration.Record(ctx, r.response.Seconds(), in.chat(r.provider, r.model, ""))
 	if r.cost != nil {
-		in.cost.Add(ctx, *r.cost, metric.WithAttributes(keyRequestModel.String(r.model)))
+		in.cost.Add(ctx, *r.cost, in.model(r.model))
 	}
 }
 
 func (in *instruments) roundEnded(model string, d time.Duration) {
-	in.roundDuration.Record(context.Background(), d.Seconds(), metric.WithAttributes(keyRequestModel.String(model)))
+	in.roundDuration.Record(context.Background(), d.Seconds(), in.model(model))
 }
 
 func (in *instruments) tool(t toolFacts) {
-	in.toolDuration.Record(context.Background(), t.run.Seconds(),
-		metric.WithAttributes(keyToolName.String(t.name), keyToolOutcome.String(t.outcome())))
+	name, outcome := t.name, t.outcome()
+	in.toolDuration.Record(context.Background(), t.run.Seconds(), in.set([3]string{"tool", name, outcome}, func() []attribute.KeyValue {
+		return []attribute.KeyValue{keyToolName.String(name), keyToolOutcome.String(outcome)}
+	}))
 }
 
 func (in *instruments) intervention(kind, action string) {

@@ -18,6 +18,7 @@ const (
 	SourceFirstPaint = "first-paint" // keel -c of a 5,000-message session to its first screen, in tmux (Metric: resumed_ms, new_ms)
 	SourceExec       = "exec"        // bin/keel started with Args and run to exit: the median wall time
 	SourceFloor      = "floor"       // the keelbench workload run by the null client, not keel (Rounds, Metric)
+	SourceTelemetry  = "telemetry"   // CPU per round with telemetry on as % of off, alternated runs (Rounds)
 )
 
 // Budget is one figure of the table: how it is measured and the most it may
@@ -104,9 +105,13 @@ func (f Budget) check() error {
 		if _, ok := (PaintResult{}).Metric(f.Metric); !ok {
 			return fmt.Errorf("first-paint has no metric %q", f.Metric)
 		}
+	case SourceTelemetry:
+		if f.Rounds < 1 || f.Unit != "%" {
+			return fmt.Errorf("a telemetry figure needs rounds and the unit %%")
+		}
 	case SourceBinary:
 	default:
-		return fmt.Errorf("source %q is not keelbench, floor, gobench, binary, tui-idle, tui-session, first-paint or exec", f.Source)
+		return fmt.Errorf("source %q is not keelbench, floor, gobench, binary, tui-idle, tui-session, first-paint, exec or telemetry", f.Source)
 	}
 	return nil
 }

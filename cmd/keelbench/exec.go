@@ -42,7 +42,7 @@ func ExecMedian(ctx context.Context, keel string, args []string, runs int) (floa
 	for range runs {
 		var stderr bytes.Buffer
 		cmd := exec.CommandContext(ctx, keel, args...)
-		cmd.Dir, cmd.Env = d.Project, d.env("")
+		cmd.Dir, cmd.Env = d.Project, d.env("", "")
 		cmd.Stdout, cmd.Stderr = null, &stderr
 		start := time.Now()
 		err := cmd.Run()

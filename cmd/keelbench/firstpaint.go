@@ -70,7 +70,7 @@ func FirstPaint(ctx context.Context, keel string, log io.Writer) (PaintResult, e
 		return PaintResult{}, err
 	}
 	res := PaintResult{Messages: 2*paintRounds + 2, RecordWall: ms(time.Since(start))}
-	t := tmux{sock: "keelbench-paint-" + strconv.Itoa(os.Getpid()), env: d.env(srv.URL())}
+	t := tmux{sock: "keelbench-paint-" + strconv.Itoa(os.Getpid()), env: d.env(srv.URL(), "")}
 	if res.ResumedMs, err = paintMedian(ctx, t, d, []string{abs, "-c"}, finalAnswer); err != nil {
 		return res, fmt.Errorf("resumed session: %w", err)
 	}
@@ -110,7 +110,7 @@ func recordSession(ctx context.Context, keel string, d Dirs, url string) error {
 		return fmt.Errorf("write the config: %w", err)
 	}
 	cmd := exec.CommandContext(ctx, keel, "-p", w.Prompt(), "--yolo", "--output-format", "json")
-	cmd.Dir, cmd.Env = d.Project, d.env(url)
+	cmd.Dir, cmd.Env = d.Project, d.env(url, "")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

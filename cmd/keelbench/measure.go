@@ -13,6 +13,7 @@ type Measurements struct {
 	TUISession  SessionResult
 	FirstPaint  PaintResult
 	Exec        map[string]float64 // exec figures by execKey(args): median ms
+	Telemetry   map[int]float64    // by workload rounds: CPU per round with telemetry on, % of off
 	Skipped     map[string]string  // source → why it was not measured
 	Peer        *IdleResult        // the peer's idle TUI in the same run; nil: PeerWhy says why
 	PeerWhy     string
@@ -96,6 +97,12 @@ func (m Measurements) canonical(f Budget) (float64, string) {
 		return v, ""
 	case SourceFirstPaint:
 		v, _ := m.FirstPaint.Metric(f.Metric)
+		return v, ""
+	case SourceTelemetry:
+		v, ok := m.Telemetry[f.Rounds]
+		if !ok {
+			return 0, "not run"
+		}
 		return v, ""
 	case SourceExec:
 		v, ok := m.Exec[execKey(f.Args)]

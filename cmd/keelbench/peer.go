@@ -43,7 +43,7 @@ func PeerIdle(ctx context.Context, peer string, log io.Writer) (IdleResult, erro
 	if err := writePeerConfig(d, srv.URL()); err != nil {
 		return IdleResult{}, err
 	}
-	env := append(d.env(srv.URL()), "CRUSH_DISABLE_METRICS=1", "DO_NOT_TRACK=1")
+	env := append(d.env(srv.URL(), ""), "CRUSH_DISABLE_METRICS=1", "DO_NOT_TRACK=1")
 	t := tmux{sock: "keelbench-peer-" + strconv.Itoa(os.Getpid()), env: env}
 	defer t.run(context.Background(), "kill-server")
 	if err := t.run(ctx, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-c", d.Project, abs); err != nil {

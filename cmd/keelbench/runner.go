@@ -75,7 +75,7 @@ func runIn(ctx context.Context, keel string, w Workload, d Dirs) (Result, error)
 		}
 		cmd = exec.CommandContext(ctx, self, nullClientArg)
 	}
-	cmd.Dir, cmd.Env = d.Project, d.env(srv.URL())
+	cmd.Dir, cmd.Env = d.Project, d.env(srv.URL(), w.OTLP)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	resetPeakRSS()

@@ -62,7 +62,8 @@ func (o options) measure(ctx context.Context, bins []string, b Budgets, stderr i
 		if err != nil {
 			return nil, fmt.Errorf("no keel binary at %s", keel)
 		}
-		all[i] = Measurements{Headless: map[int]Result{}, Floor: map[int]Result{}, Exec: map[string]float64{}, Skipped: map[string]string{}, BinaryBytes: float64(fi.Size())}
+		all[i] = Measurements{Headless: map[int]Result{}, Floor: map[int]Result{}, Exec: map[string]float64{}, Telemetry: map[int]float64{},
+			Skipped: map[string]string{}, BinaryBytes: float64(fi.Size())}
 	}
 	runs := b.Runs
 	if runs < 1 {
@@ -100,6 +101,9 @@ func (o options) measure(ctx context.Context, bins []string, b Budgets, stderr i
 		if err != nil {
 			return nil, err
 		}
+	}
+	if err := o.measureTelemetry(ctx, bins, all, b, stderr); err != nil {
+		return nil, err
 	}
 	for _, args := range b.ExecArgs() {
 		err := each(fmt.Sprintf("keel %s × %d", execKey(args), execRuns), func(keel string, m *Measurements) error {

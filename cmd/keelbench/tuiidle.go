@@ -63,7 +63,7 @@ func TUIIdle(ctx context.Context, keel string, log io.Writer) (IdleResult, error
 	w := Workload{Rounds: tuiRounds}
 	srv := llmtest.NewServer(w.Script())
 	defer srv.Close()
-	t := tmux{sock: "keelbench-" + strconv.Itoa(os.Getpid()), env: d.env(srv.URL())}
+	t := tmux{sock: "keelbench-" + strconv.Itoa(os.Getpid()), env: d.env(srv.URL(), "")}
 	defer t.run(context.Background(), "kill-server")
 	if err := t.run(ctx, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-c", d.Project, abs, "--yolo"); err != nil {
 		return IdleResult{}, err

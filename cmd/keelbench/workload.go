@@ -27,7 +27,9 @@ type Workload struct {
 	// NullClient runs keelbench's null client in keel's place: the floor
 	// under keel's figures (nullclient.go).
 	NullClient bool
-	seed       string // the datalog each run starts from (RunMedian makes it)
+	// OTLP turns keel's telemetry on, sending to this OTLP/HTTP endpoint.
+	OTLP string
+	seed string // the datalog each run starts from (RunMedian makes it)
 }
 
 // finalAnswer is the fake model's last message.
@@ -135,7 +137,7 @@ func makeDirs(noDatalog bool) (Dirs, error) {
 
 // env is the child's whole environment: nothing leaks in from the caller
 // except PATH, so a user's config or datalog is never touched.
-func (d Dirs) env(baseURL string) []string {
+func (d Dirs) env(baseURL, otlp string) []string {
 	env := []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + d.Home,
@@ -145,6 +147,9 @@ func (d Dirs) env(baseURL string) []string {
 		"OPENAI_API_KEY=sk-keelbench-not-a-secret",
 		"TERM=xterm-256color",
 		"KEEL_CPUPROFILE=" + os.Getenv("KEEL_CPUPROFILE"), // profile keel itself when set
+	}
+	if otlp != "" {
+		env = append(env, "OTEL_EXPORTER_OTLP_ENDPOINT="+otlp)
 	}
 	// The Go runtime's knobs reach keel when set, for A/B runs.
 	for _, name := range []string{"GOMAXPROCS", "GODEBUG", "GOGC", "GOMEMLIMIT"} {

@@ -104,7 +104,7 @@ func connect(t *testing.T, srv *llmtest.Server, ed *editor) (*acpsdk.ClientSideC
 			return nil, err
 		}
 		pol := config.DefaultDisciplinePolicy(false)
-		pol.Verify = false // the fake model runs no checks after its edits
+		pol.Set("verify", false) // the fake model runs no checks after its edits
 		client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "k", Model: "fake-model", IdleTimeout: 30 * time.Second})
 		s := agent.New(agent.Options{Provider: &agent.RetryingProvider{Clients: []*llm.Client{client}}, ProviderName: "fake", Model: "fake-model",
 			Tools: set, Permissions: perms, Gate: req.Gate, Asker: req.Asker, Confirmer: req.Confirmer, Workdir: ws.Root(),
