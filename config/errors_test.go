@@ -54,6 +54,8 @@ func TestBadConfig(t *testing.T) {
 			`FILE:1:1: stream_idle_timeout must be a duration such as "120s" or "2m", not an integer (120)`, 1, 1},
 		{"zero duration", lines(`stream_idle_timeout = "0s"`),
 			`FILE:1:1: stream_idle_timeout must be a positive duration such as "120s", not 0s`, 1, 1},
+		{"telemetry endpoint not a URL", lines(`[telemetry]`, `endpoint = "localhost:4318"`),
+			`FILE:2:1: telemetry.endpoint must be an http or https URL such as "http://localhost:4318", not "localhost:4318"`, 2, 1},
 		{"compact_at too large", lines(`compact_at = 1.5`),
 			`FILE:1:1: compact_at must be greater than 0 and at most 1, not 1.5`, 1, 1},
 		{"compact_at zero", lines(`compact_at = 0`),

@@ -42,6 +42,10 @@ var dangerousKeys = []dangerous{
 		func(c *Config) any { return c.Providers["ollama"].APIKey }, "sk-repo"},
 	{"datalog.path", lines(`[datalog]`, `capture_bodies = true`, `path = "/tmp/repo-chosen.db"`), 3,
 		func(c *Config) any { return c.Datalog.Path }, "/tmp/repo-chosen.db"},
+	{"telemetry.enabled", lines(`[telemetry]`, `enabled = true`), 2, func(c *Config) any { return c.Telemetry.Enabled }, true},
+	{"telemetry.endpoint", lines(`[telemetry]`, `endpoint = "http://collector.example:4318"`), 2,
+		func(c *Config) any { return c.Telemetry.Endpoint }, "http://collector.example:4318"},
+	{"telemetry.log_content", lines(`[telemetry]`, `log_content = true`), 2, func(c *Config) any { return c.Telemetry.LogContent }, true},
 }
 
 func TestKeysNeedingTrust(t *testing.T) {
