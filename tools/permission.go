@@ -84,8 +84,9 @@ type Policy struct {
 	unconfined string
 	allow      []rule
 	deny       []rule
-	classes    map[string]Class // each tool's own Class(): declared once, by the tool
-	groups     []Group          // tools known only while the session runs (MCP servers')
+	classes    map[string]Class   // each tool's own Class(): declared once, by the tool
+	reachers   map[string]Reacher // tools whose calls may reach beyond the project
+	groups     []Group            // tools known only while the session runs (MCP servers')
 
 	mu     sync.Mutex
 	grants []Grant
@@ -94,7 +95,7 @@ type Policy struct {
 // NewPolicy parses the rules; an unknown tool or bad pattern is an error
 // naming the rule.
 func NewPolicy(ws *Workspace, opts PolicyOptions) (*Policy, error) {
-	p := &Policy{ws: ws, yolo: opts.Yolo, unconfined: opts.Unconfined, classes: map[string]Class{}}
+	p := &Policy{ws: ws, yolo: opts.Yolo, unconfined: opts.Unconfined, classes: map[string]Class{}, reachers: map[string]Reacher{}}
 	ts := opts.Tools
 	if ts == nil {
 		ts = New(ws, Options{})
@@ -105,6 +106,9 @@ func NewPolicy(ws *Workspace, opts PolicyOptions) (*Policy, error) {
 			continue
 		}
 		p.classes[t.Name()] = t.Class()
+		if r, ok := t.(Reacher); ok {
+			p.reachers[t.Name()] = r
+		}
 	}
 	var errs []error
 	for _, s := range opts.Allow {
@@ -157,7 +161,7 @@ func (p *Policy) Decide(tool string, args json.RawMessage) Decision {
 		return Decision{Verdict: Deny, Reason: fmt.Sprintf("unknown tool %q", tool)}
 	}
 	if !builtin[tool] {
-		return p.decideOther(tool, class) // its arguments mean nothing to the policy
+		return p.decideOther(tool, class, p.reaches(tool, args)) // its arguments mean nothing else to the policy
 	}
 	var a callArgs
 	if len(args) > 0 {
@@ -203,15 +207,16 @@ var builtin = map[string]bool{NameReadFile: true, NameListDir: true, NameGlob: t
 	NameWriteFile: true, NameEditFile: true, NameRunCommand: true}
 
 // decideOther judges a tool the policy cannot look into (an MCP
-// server's): deny rules win; read-only ones run; the rest run with
-// --yolo or a rule naming the tool, else ask, offering a grant for it.
-func (p *Policy) decideOther(tool string, class Class) Decision {
+// server's, recall): deny rules win; read-only ones run unless the call
+// reaches beyond the project (Reacher); the rest run with --yolo or a
+// rule naming the tool, else ask, offering a grant for it.
+func (p *Policy) decideOther(tool string, class Class, beyond string) Decision {
 	for _, r := range p.deny {
 		if r.names(tool) {
 			return deny("denied by the rule %q", r.raw)
 		}
 	}
-	if class == ReadOnly || p.yolo {
+	if class == ReadOnly && beyond == "" || p.yolo {
 		return Decision{Verdict: Allow}
 	}
 	for _, r := range p.allow {
@@ -223,6 +228,9 @@ func (p *Policy) decideOther(tool string, class Class) Decision {
 		if g.Tool == tool {
 			return Decision{Verdict: Allow}
 		}
+	}
+	if beyond != "" {
+		return Decision{Verdict: Ask, Reason: tool + " reaches beyond this project: " + beyond, Grant: Grant{Tool: tool, Description: tool + ": every call this session, other projects included"}}
 	}
 	return Decision{Verdict: Ask, Reason: "runs " + tool, Grant: Grant{Tool: tool, Description: tool + ": every call this session"}}
 }

@@ -2,11 +2,13 @@
 // of its project in the datalog (their prompts, final answers, plan goals
 // and tool calls) and gets dated snippets with session ids it can cite.
 // It is read-only and leaves out the running session, whose rounds the
-// model has in front of it. It imports agent/datalog; tools does not.
+// model has in front of it. Other projects' sessions are searched only
+// when the user allows it: a call with all_projects asks (tools.Reacher). It imports agent/datalog; tools does not.
 package recall
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -19,12 +21,12 @@ import (
 // Name is the tool's name.
 const Name = "recall"
 
-const description = `Search your past keel sessions in this project: the user's prompts, your final answers, plan goals and the tool calls made (command or path, not their output). Use it when the user refers to earlier work ("like last time", "the bug we fixed") or before redoing an investigation that may have been done. Returns dated snippets, best match first, each with its session id (cite it). Every word must match, else any word; "quoted phrases" and prefix* work. The running session is left out.`
+const description = `Search your past keel sessions in this project: the user's prompts, your final answers, plan goals and the tool calls made (command or path, not their output). Use it when the user refers to earlier work ("like last time", "the bug we fixed") or before redoing an investigation that may have been done. Returns dated snippets, best match first, each with its session id (cite it). Every word must match, else any word; "quoted phrases" and prefix* work. The running session is left out. Only this project is searched unless all_projects is set; searching other projects asks the user first (headless it is refused unless the rule "recall" allows it), so set it only when the user asked about another project.`
 
 // params are the tool's arguments; their tags make its schema.
 type params struct {
 	Query       string `json:"query" description:"The words to look for, e.g. flaky parser test."`
-	AllProjects bool   `json:"all_projects,omitempty" description:"Search the sessions of every project, not only this one."`
+	AllProjects bool   `json:"all_projects,omitempty" description:"Search the sessions of every project, not only this one. Asks the user first."`
 	Limit       int    `json:"limit,omitempty" description:"Most snippets to return (default 10, at most 50)."`
 }
 
@@ -49,7 +51,21 @@ type Tool struct {
 	current func() string
 }
 
-var _ tools.Tool = (*Tool)(nil)
+var (
+	_ tools.Tool    = (*Tool)(nil)
+	_ tools.Reacher = (*Tool)(nil)
+)
+
+// Beyond reports a search of every project: other projects' prompts,
+// answers and commands (and whatever secrets they hold), which the
+// policy asks the user about before the call runs.
+func (t *Tool) Beyond(args json.RawMessage) string {
+	var p params
+	if json.Unmarshal(args, &p) != nil || !p.AllProjects {
+		return ""
+	}
+	return "searches the past sessions of every project, not only " + t.opts.Root
+}
 
 // New returns the recall tool.
 func New(opts Options) *Tool {

@@ -67,3 +67,34 @@ func sessionID(t *testing.T, out string) string {
 	}
 	return res.SessionID
 }
+
+// TestRecallStaysInItsProject: project B's recall does not find project
+// A's session; asking for every project is a permission question, so a
+// headless run without a rule is refused, and the rule "recall" allows it.
+func TestRecallStaysInItsProject(t *testing.T) {
+	home, projA, projB := t.TempDir(), project(t), project(t)
+	first := llmtest.Start(t, llmtest.Rounds(llmtest.TextRound("rotated")))
+	out, errOut, code := runKeelHome(t, home, first, projA, "", "-p", "rotate the zebrafish credentials", "--output-format", "json")
+	if code != 0 {
+		t.Fatalf("project A: exit %d: %s", code, errOut)
+	}
+	idA := datalog.ShortID(sessionID(t, out))
+	recallIn := func(args string, extra ...string) string {
+		srv := llmtest.Start(t, llmtest.Rounds(llmtest.ToolRound(llmtest.Call{Name: "recall", Args: args}), llmtest.TextRound("ok")))
+		_, errOut, code := runKeelHome(t, home, srv, projB, "", append([]string{"-p", "what about zebrafish?", "--output-format", "json"}, extra...)...)
+		if code != 0 {
+			t.Fatalf("project B: exit %d: %s", code, errOut)
+		}
+		msgs := srv.Requests()[1].Messages
+		return msgs[len(msgs)-1].Content
+	}
+	if got := recallIn(`{"query":"zebrafish"}`); strings.Contains(got, idA) || strings.Contains(got, "credentials") {
+		t.Errorf("recall in project B found project A's session:\n%s", got)
+	}
+	if got := recallIn(`{"query":"zebrafish","all_projects":true}`); !strings.Contains(got, "permission denied") || strings.Contains(got, idA) {
+		t.Errorf("recall over every project ran without asking:\n%s", got)
+	}
+	if got := recallIn(`{"query":"zebrafish","all_projects":true}`, "--allow", "recall"); !strings.Contains(got, idA) {
+		t.Errorf("with the rule recall, the search of every project did not find project A (%s):\n%s", idA, got)
+	}
+}
