@@ -80,8 +80,9 @@ var readOnly = map[string]roSpec{
 	"uniq": {opts: opts{short: "fsw", long: []string{"skip-fields", "skip-chars", "check-chars"}}, check: atMostOne},
 	// xxd's -C is a flag (capitalize); -r writes binary to its output operand.
 	// Its options end at the first operand: xxd IN -c writes a file named -c.
-	"xxd":    {opts: opts{short: "cglnosR", posix: true}, check: atMostOne, notRO: []string{"-r"}},
-	"base64": {anyArgs: true, opts: opts{short: "w", long: []string{"wrap"}}, check: atMostOne},
+	"xxd": {opts: opts{short: "cglnosR", posix: true}, check: atMostOne, notRO: []string{"-r"}},
+	// -o/--output and -i/--input are macOS base64's output and input files.
+	"base64": {anyArgs: true, opts: opts{short: "wio", long: []string{"wrap", "input", "output"}}, check: atMostOne, write: []string{"-o", "--output"}, notRO: []string{"-o", "--output"}, reads: []string{"-i", "--input"}},
 	"file":   {anyArgs: true, opts: opts{short: "mfFeP", long: []string{"magic-file", "files-from", "separator", "exclude", "parameter"}}, notRO: []string{"-C", "--compile"}, reads: []string{"-m", "--magic-file", "-f", "--files-from"}},
 	"tree":   {opts: opts{short: "LPIoHT", long: []string{"charset", "filelimit", "timefmt", "sort", "gitfile", "infofile"}}, write: []string{"-o"}, notRO: []string{"-o"}},
 	"date":   {anyArgs: true, noPaths: true, opts: opts{short: "dfrsI", long: []string{"date", "file", "reference", "set", "resolution"}}, notRO: []string{"-s", "--set"}, reads: []string{"-f", "--file", "-r", "--reference"}},
