@@ -24,11 +24,14 @@ var (
 
 // TestPermissionDifferential generates commands that hide a payload
 // inside shell constructs (substitutions, expansions, quotes, heredocs,
-// redirections, wrappers, nested scripts) and checks the policy against
-// bash itself: whenever a policy allows a command, running it under bash
-// never executes the payload, never changes the canary file and never
-// writes into .git. With --yolo, writes inside the workspace are allowed,
-// so only the outside marker and .git count.
+// redirections, wrappers, nested scripts, assigning builtins, option
+// tables) and checks the policy against bash itself: whenever a policy
+// allows a command without --yolo, running it under bash (unconfined:
+// this tests the analysis) never executes the payload, never changes the
+// canary file and never writes into .git. What only --yolo allows runs
+// as keel runs an approved command, in the writable sandbox, where the
+// outside marker and .git must stay untouched: the analysis cannot know
+// every program's output files (uniq IN OUT), the sandbox holds.
 func TestPermissionDifferential(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed")
@@ -38,6 +41,7 @@ func TestPermissionDifferential(t *testing.T) {
 	markDir := nonTempDir(t)
 	mark := filepath.Join(markDir, "executed")
 	ws.home = markDir
+	hijack(t, ws.Root(), mark) // bin/ls and bin/cat run the payload: PATH=$PWD/bin hijacks them
 	pols := []*Policy{
 		mustPolicy(t, ws, PolicyOptions{}),
 		mustPolicy(t, ws, PolicyOptions{Allow: []string{"run_command:ls *", "run_command:echo *", "run_command:cat *",
@@ -73,6 +77,7 @@ func TestPermissionDifferential(t *testing.T) {
 	}
 	t.Logf("%d commands generated, %d distinct, %d allowed by some policy and run under bash", generated, len(seen), len(jobs))
 	baseline := rootEntries(t, ws.Root())
+	approved := approvedRunner(t, ws.Root())
 	var mu sync.Mutex // one command at a time: they share the workspace
 	escapes := 0
 	if err := sandbox.AdoptOrphans(); err != nil {
@@ -80,7 +85,14 @@ func TestPermissionDifferential(t *testing.T) {
 	}
 	for _, j := range jobs {
 		mu.Lock()
-		runBash(ws.Root(), markDir, j.cmd)
+		if j.yolo {
+			if approved == nil {
+				continue
+			}
+			runApproved(approved, ws.Root(), markDir, j.cmd)
+		} else {
+			runBash(ws.Root(), markDir, j.cmd)
+		}
 		var hit []string
 		if _, err := os.Stat(mark); err == nil {
 			hit = append(hit, "ran the payload")
@@ -103,6 +115,33 @@ func TestPermissionDifferential(t *testing.T) {
 	if escapes > 0 {
 		t.Errorf("%d escapes in %d commands run", escapes, len(jobs))
 	}
+}
+
+// approvedRunner is the sandbox of approved commands for root (nil, with
+// a note, where the kernel has none: --yolo's jobs are not run then).
+func approvedRunner(t *testing.T, root string) *sandbox.Runner {
+	if err := sandbox.Check(); err != nil {
+		t.Logf("--yolo's commands are not run: no sandbox here (%v)", err)
+		return nil
+	}
+	r := testRunner(t, true, sandbox.Writable(root, nil, func(string) string { return "" })...)
+	r.Spec.Protect = sandbox.Protected(root, root)
+	return r
+}
+
+// runApproved runs cmd as run_command runs an approved command.
+func runApproved(r *sandbox.Runner, dir, home, cmd string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := r.Command(ctx, []string{"bash", "-c", cmd})
+	if err != nil {
+		return
+	}
+	g := sandbox.NewGuard(r.Spec.Protect)
+	c.Dir = dir
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C", fastRaceExit}
+	_ = c.Run()
+	g.Restore()
 }
 
 // runBash runs cmd as run_command would, with a deadline. The test
@@ -275,6 +314,79 @@ var shellForms = []func(s string) string{
 	func(s string) string { return "echo x > /dev/null; " + s },
 	func(s string) string { return "time -p " + s },
 }
+
+// hijack writes bin/ls and bin/cat into the workspace: each runs the
+// payload (touches mark), so a command that points PATH at $PWD/bin
+// (read PATH, printf -v PATH, …) and then runs ls has escaped.
+func hijack(t *testing.T, root, mark string) {
+	t.Helper()
+	mustMkdir(t, filepath.Join(root, "bin"))
+	for _, name := range []string{"ls", "cat"} {
+		p := filepath.Join(root, "bin", name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\ntouch "+mark+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// assignForms hide the payload behind a builtin that assigns a variable:
+// a subscript's arithmetic, PS4 under set -x, a mapfile callback, or
+// PATH pointed at the workspace's bin (see hijack).
+var assignForms = []func(s string) string{
+	func(s string) string { return "read " + q("a[$("+s+")]") + " <<< 1" },
+	func(s string) string { return "read -a " + q("a[$("+s+")]") + " <<< 1" },
+	func(s string) string { return "printf -v " + q("a[$("+s+")]") + " %s 1" },
+	func(s string) string { return "sleep 0 & wait -p " + q("a[$("+s+")]") + " $!" },
+	func(s string) string { return "getopts a " + q("a[$("+s+")]") },
+	func(s string) string { return "mapfile -C " + q(s+" #") + " -c 1 arr <<< x" },
+	func(s string) string { return "readarray -C " + q(s+" #") + " -c 1 arr <<< x" },
+	func(s string) string { return "declare " + q("a[$("+s+")]") + "=1" },
+	func(s string) string { return "builtin declare " + q("a[$("+s+")]") + "=1" },
+	func(s string) string { return "export " + q("a[$("+s+")]") + "=1" },
+	func(s string) string { return "f() { local " + q("a[$("+s+")]") + "=1; }; f" },
+	func(s string) string { return "printf -v PS4 %s " + q("$("+s+")") + "; set -x; true" },
+	func(s string) string { return "read PS4 <<< " + q("$("+s+")") + "; set -x; true" },
+	func(s string) string { return "x=" + q("a[$("+s+")]") + "; test -v \"$x\"" },
+	func(s string) string { return "[[ -v " + q("a[$("+s+")]") + " ]]" },
+	func(s string) string { return `read PATH <<< "$PWD/bin"; ls` },
+	func(s string) string { return `printf -v PATH %s "$PWD/bin"; ls` },
+	func(s string) string { return `mapfile -t PATH <<< "$PWD/bin"; ls` },
+	func(s string) string { return `readarray -t PATH <<< "$PWD/bin"; cat go.mod` },
+	func(s string) string { return `builtin declare PATH="$PWD/bin"; ls` },
+	func(s string) string { return `command read PATH <<< "$PWD/bin"; ls` },
+	func(s string) string { return `IFS= read -r PATH <<< "$PWD/bin"; ls` },
+	func(s string) string { return `while read PATH; do ls; done <<< "$PWD/bin"` },
+}
+
+// arityForms aim a program whose options keel models at the payload's
+// target through an operand an option table could hide.
+var arityForms = []func(s string) string{
+	func(s string) string { return "uniq --group go.mod " + redirectTarget(s) },
+	func(s string) string { return "uniq --all-repeated go.mod " + redirectTarget(s) },
+	func(s string) string { return "uniq -c go.mod " + redirectTarget(s) },
+	func(s string) string { return "xxd -C go.mod " + redirectTarget(s) },
+	func(s string) string { return "xxd go.mod " + redirectTarget(s) },
+	func(s string) string { return "xxd -g 1 go.mod " + redirectTarget(s) },
+	func(s string) string { return "xxd go.mod -c 4 " + redirectTarget(s) },
+	func(s string) string { return "base64 go.mod " + redirectTarget(s) },
+	func(s string) string { return "sort -o " + redirectTarget(s) + " go.mod" },
+	func(s string) string { return "sort -mo" + redirectTarget(s) + " go.mod" },
+	func(s string) string { return "tree -o " + redirectTarget(s) },
+	func(s string) string { return "git diff -M --no-index --output=" + redirectTarget(s) + " go.mod src/a.go" },
+	func(s string) string { return "git diff -C --no-index go.mod src/a.go --output " + redirectTarget(s) },
+	func(s string) string { return "git diff -U --output=" + redirectTarget(s) + " --no-index go.mod src/a.go" },
+	func(s string) string { return "git log -M --output=" + redirectTarget(s) },
+	func(s string) string { return "jq -n 1 --arg x y > " + redirectTarget(s) },
+	func(s string) string { return "jq --rawfile x go.mod -n '$x' --args " + redirectTarget(s) },
+	func(s string) string { return "cut -d: -f1 go.mod --output-delimiter=x " + redirectTarget(s) },
+	func(s string) string { return "head -n 1 go.mod " + redirectTarget(s) },
+	func(s string) string { return "find . -maxdepth 0 -fprint " + redirectTarget(s) },
+	func(s string) string { return "sed -n 1p go.mod w " + redirectTarget(s) },
+	func(s string) string { return "sed -n '1w " + redirectTarget(s) + "' go.mod" },
+	func(s string) string { return "diff go.mod src/a.go --to-file=" + redirectTarget(s) },
+}
+
+func init() { shellForms = append(append(shellForms, assignForms...), arityForms...) }
 
 // redirectTarget is the file a payload writes, to aim other writers at.
 func redirectTarget(s string) string {

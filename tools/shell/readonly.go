@@ -13,6 +13,9 @@ type roSpec struct {
 	paths   func(p parsed) []Word
 	noPaths bool // its operands are not files it reads
 	check   func(args []Word, p parsed) bool
+	// blocks: when check fails, why no rule may cover the call either
+	// (test -v 'a[$(cmd)]' runs cmd, whatever "test *" meant to allow).
+	blocks string
 }
 
 // apply fills e for a call of a program with this spec.
@@ -27,7 +30,11 @@ func (s roSpec) apply(args []Word, e *Effect) {
 		return
 	}
 	e.FlagWrites = append(e.FlagWrites, p.value(s.write...)...)
-	if (s.notRO != nil && p.has(s.notRO...)) || (s.check != nil && !s.check(args, p)) {
+	if s.check != nil && !s.check(args, p) {
+		e.Blocker = s.blocks
+		return
+	}
+	if s.notRO != nil && p.has(s.notRO...) {
 		return
 	}
 	e.ReadOnly = true
@@ -89,7 +96,7 @@ var readOnly = map[string]roSpec{
 	"hostname": {noPaths: true, check: func(args []Word, p parsed) bool {
 		return len(p.operands) == 0 && !p.has("-F", "--file", "-b", "--boot")
 	}},
-	"test": {anyArgs: true, noPaths: true, check: plainTest}, "[": {anyArgs: true, noPaths: true, check: plainTest},
+	"test": testSpec, "[": testSpec,
 	"sed":  {opts: opts{short: "efl", long: []string{"expression", "file", "line-length"}}, check: sedReadOnly, paths: sedFiles, notRO: []string{"-i", "--in-place", "-f", "--file"}},
 	"git":  {}, // classifyGit
 	"echo": harmless, "printf": harmless, "true": harmless, "false": harmless, ":": harmless, "pwd": harmless,
@@ -101,6 +108,9 @@ var readOnly = map[string]roSpec{
 	"which": harmless, "type": harmless, "command": harmless, "env": harmless, "printenv": harmless, "tr": harmless,
 	"logname": harmless, "getconf": harmless, "mapfile": harmless, "readarray": harmless, "getopts": harmless, "numfmt": harmless, "set": harmless, "unset": harmless, "umask": harmless,
 }
+
+var testSpec = roSpec{anyArgs: true, noPaths: true, check: plainTest,
+	blocks: "test -v with a variable or an array subscript evaluates arithmetic, which can run commands"}
 
 var grepSpec = roSpec{anyArgs: true,
 	opts: opts{short: "efmABCDd", long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context",

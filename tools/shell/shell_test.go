@@ -273,7 +273,7 @@ func TestClassify(t *testing.T) {
 		{"uniq a b", false, "", "", ""},
 		{"date -s now", false, "", "", ""},
 		{"hostname newname", false, "", "", ""},
-		{"test -v 'a[1]'", false, "", "", ""},
+		{"test -v 'a[1]'", false, "test -v", "", ""},
 		{"rm x", false, "", "", ""},
 		{"rm -- -rf", false, "", "", ""},
 		{"rm *", false, "", "may be -rf", ""},
