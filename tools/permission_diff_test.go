@@ -372,9 +372,13 @@ var arityForms = []func(s string) string{
 	func(s string) string { return "sort -o " + redirectTarget(s) + " go.mod" },
 	func(s string) string { return "sort -mo" + redirectTarget(s) + " go.mod" },
 	func(s string) string { return "tree -o " + redirectTarget(s) },
-	func(s string) string { return "git diff -M --no-index --output=" + redirectTarget(s) + " go.mod src/a.go" },
+	func(s string) string {
+		return "git diff -M --no-index --output=" + redirectTarget(s) + " go.mod src/a.go"
+	},
 	func(s string) string { return "git diff -C --no-index go.mod src/a.go --output " + redirectTarget(s) },
-	func(s string) string { return "git diff -U --output=" + redirectTarget(s) + " --no-index go.mod src/a.go" },
+	func(s string) string {
+		return "git diff -U --output=" + redirectTarget(s) + " --no-index go.mod src/a.go"
+	},
 	func(s string) string { return "git log -M --output=" + redirectTarget(s) },
 	func(s string) string { return "jq -n 1 --arg x y > " + redirectTarget(s) },
 	func(s string) string { return "jq --rawfile x go.mod -n '$x' --args " + redirectTarget(s) },
