@@ -18,7 +18,7 @@ import (
 )
 
 var (
-	diffCount = flag.Int("keel.diffcount", 50000, "commands the permission differential test generates")
+	diffCount = flag.Int("keel.diffcount", 20000, "commands the permission differential test generates (300000 before a change to tools/shell lands)")
 	diffSeed  = flag.Int64("keel.diffseed", 12, "seed of the permission differential test's generator")
 )
 

@@ -71,6 +71,7 @@ func classifyGit(c *Call, args []Word, e *Effect) {
 	}
 	e.FlagWrites = append(e.FlagWrites, p.value("--output", "-o")...)
 	e.Reads = append(e.Reads, p.value(gitReadOptions(sub)...)...)
+	e.Reads = append(e.Reads, gitPathOperands(p.operands)...)
 	if len(e.FlagWrites) == 0 && gitReadOnly(sub, rest, p) {
 		e.ReadOnly = true
 	}
@@ -79,10 +80,27 @@ func classifyGit(c *Call, args []Word, e *Effect) {
 // gitOpts are the options of git's read commands that take a value as
 // the next word. -M, -C, -B and -U take theirs only attached (-M50%,
 // -U5): listed here, they hid the option after them (--output=FILE).
-var gitOpts = opts{short: "nSGL", long: []string{"output", "format", "pretty", "max-count", "skip", "since", "until",
-	"after", "before", "author", "committer", "grep", "relative", "src-prefix", "dst-prefix", "diff-filter", "contents",
-	"abbrev", "sort", "points-at", "contains", "no-contains", "merged", "no-merged", "date", "decorate-refs",
+// --abbrev, --relative, --pretty, --contains, --merged and their kind take
+// a value only attached (=): listed, they hid the path after them.
+var gitOpts = opts{short: "nSGL", long: []string{"output", "max-count", "skip", "since", "until",
+	"after", "before", "author", "committer", "grep", "src-prefix", "dst-prefix", "diff-filter", "contents",
+	"sort", "points-at", "date", "decorate-refs",
 	"pathspec-from-file", "ignore-revs-file", "ignore-rev", "exclude-from", "file", "blob", "type", "default", "orderfile"}}
+
+// gitPathOperands are the operands that name a path outside the
+// repository's own pathspec syntax: absolute, ~ or .. ones. git diff and
+// friends read such a file (a path outside the repository implies
+// --no-index), so it is a read checked against the workspace like any.
+func gitPathOperands(ops []Word) []Word {
+	var out []Word
+	for _, w := range ops {
+		v := w.Value
+		if strings.HasPrefix(v, "/") || v == "~" || strings.HasPrefix(v, "~/") || v == ".." || strings.HasPrefix(v, "../") {
+			out = append(out, w)
+		}
+	}
+	return out
+}
 
 // gitSubOpts are gitOpts with the short options particular to sub.
 func gitSubOpts(sub string) opts {

@@ -86,8 +86,11 @@ var readOnly = map[string]roSpec{
 	// listed as valued, they hid the output operand (uniq --group IN OUT).
 	"uniq": {opts: opts{short: "fsw", long: []string{"skip-fields", "skip-chars", "check-chars"}}, check: atMostOne},
 	// xxd's -C is a flag (capitalize); -r writes binary to its output operand.
-	// Its options end at the first operand: xxd IN -c writes a file named -c.
-	"xxd": {opts: opts{short: "cglnosR", posix: true}, check: atMostOne, notRO: []string{"-r"}},
+	// Its options end at the first operand (xxd IN -c writes a file named
+	// -c), and each is a word of its own, named by its first letter (-ps
+	// is -p, -cols takes the next word, -c8 does not): keel takes none as
+	// valued, so a value counts as an operand and xxd -c 8 IN asks.
+	"xxd": {opts: opts{posix: true}, check: atMostOne, notRO: []string{"-r"}},
 	// -o/--output and -i/--input are macOS base64's output and input files.
 	"base64": {anyArgs: true, opts: opts{short: "wio", long: []string{"wrap", "input", "output"}}, check: atMostOne, write: []string{"-o", "--output"}, notRO: []string{"-o", "--output"}, reads: []string{"-i", "--input"}},
 	"file":   {anyArgs: true, opts: opts{short: "mfFeP", long: []string{"magic-file", "files-from", "separator", "exclude", "parameter"}}, notRO: []string{"-C", "--compile"}, reads: []string{"-m", "--magic-file", "-f", "--files-from"}},
