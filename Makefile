@@ -19,8 +19,11 @@ build: ## build bin/keel with the version stamped
 run: build ## build and start the TUI
 	./$(BIN) $(ARGS)
 
+# -timeout 30m: go test's default 10 minutes per package guards against a
+# hang, but a cold build cache on a busy 2-core machine took cmd/keel's
+# package past it with no test stuck (the e2e tests build keel first).
 test: ## run every test with the race detector
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 lint: ## go vet, gofmt (must be empty), deadcode (must be empty), staticcheck when installed
 	$(GO) vet ./...
