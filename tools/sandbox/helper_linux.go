@@ -39,12 +39,22 @@ func helper(args []string) int {
 	if err := AdoptOrphans(); err != nil {
 		fmt.Fprintf(os.Stderr, "keel sandbox: cannot become a subreaper: %v\n", err)
 	}
+	if spec.Nest {
+		if code, ok := nested(spec, argv); ok {
+			KillDescendants()
+			return code
+		}
+		spec.Nest = false // no user namespace after all: the guard alone keeps the protected paths
+	}
 	tmp, err := prepare(spec)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "keel sandbox: %v; the command was not run\n", err)
 		return 126
 	}
-	if os.Geteuid() == 0 {
+	switch {
+	case spec.MountNS && inUserNS():
+		dropAllCaps()
+	case os.Geteuid() == 0:
 		dropInspectCaps()
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)

@@ -1,10 +1,12 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -28,13 +30,31 @@ func mountNSFlags() uintptr {
 	return unix.CLONE_NEWNS | unix.CLONE_NEWUSER
 }
 
-// nsAttr asks for the namespaces; a user namespace maps keel's own ids.
+// nsAttr asks for the namespaces. In a user namespace keel's ids are
+// root's: the helper (keel started again) keeps the capabilities it
+// needs to mount only if it is root there; it drops them all before the
+// command starts (dropAllCaps), so the command is root without power.
 func nsAttr(a *syscall.SysProcAttr) {
 	a.Cloneflags = mountNSFlags()
 	if a.Cloneflags&unix.CLONE_NEWUSER != 0 {
-		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
-		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Geteuid(), Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}}
 		a.GidMappingsEnableSetgroups = false
+	}
+}
+
+// inUserNS reports a process in a user namespace other than the
+// initial one (whose map is the identity of every id).
+func inUserNS() bool {
+	b, err := os.ReadFile("/proc/self/uid_map")
+	return err == nil && !strings.HasPrefix(strings.Join(strings.Fields(string(b)), " "), "0 0 4294967295")
+}
+
+// dropAllCaps empties the bounding set: the command gains no capability
+// when it starts, even as root of its user namespace.
+func dropAllCaps() {
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		_ = unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
 	}
 }
 
@@ -46,8 +66,14 @@ var mountNS struct {
 // MountNamespaces reports whether the helper can have a private mount
 // namespace here; the error says why not (unprivileged user namespaces
 // disabled, as Ubuntu's AppArmor policy does, or a seccomp profile).
-// It is probed once by starting true(1) in one.
+// Root probes once by starting true(1) in one; anyone else reads the
+// kernel's switches (keel is not dumpable, so its own probe would fail
+// where the helper's nested start succeeds, and a failing start falls
+// back to the guard alone).
 func MountNamespaces() error {
+	if os.Geteuid() != 0 {
+		return userNamespaces()
+	}
 	mountNS.once.Do(func() {
 		bin, err := exec.LookPath("true")
 		if err != nil {
@@ -62,6 +88,37 @@ func MountNamespaces() error {
 		}
 	})
 	return mountNS.err
+}
+
+// userNamespaces reads the switches that forbid unprivileged user
+// namespaces.
+func userNamespaces() error {
+	for _, c := range []struct{ file, off string }{{"/proc/sys/user/max_user_namespaces", "0"},
+		{"/proc/sys/kernel/unprivileged_userns_clone", "0"}, {"/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"}} {
+		if b, err := os.ReadFile(c.file); err == nil && strings.TrimSpace(string(b)) == c.off {
+			return fmt.Errorf("no private mount namespace: unprivileged user namespaces are off (%s = %s)", c.file, c.off)
+		}
+	}
+	return nil
+}
+
+// nested runs the helper again in a user and mount namespace (see
+// Spec.Nest) and returns its exit code; ok is false when it could not
+// start, and the caller goes on without a mount namespace.
+func nested(spec Spec, argv []string) (code int, ok bool) {
+	spec.Nest, spec.MountNS = false, true
+	b, err := json.Marshal(spec)
+	if err != nil {
+		return 0, false
+	}
+	cmd := exec.Command("/proc/self/exe", append([]string{helperArg, string(b), "--"}, argv...)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	nsAttr(cmd.SysProcAttr)
+	if err := cmd.Start(); err != nil {
+		return 0, false
+	}
+	return waitChild(cmd.Process.Pid), true
 }
 
 // protectPaths makes every mount private to this namespace, then binds

@@ -39,6 +39,10 @@ type Spec struct {
 	// MountNS: the helper runs in a private mount namespace (set by the
 	// Runner when it asks for one), where it may protect paths.
 	MountNS bool `json:"mount_ns,omitempty"`
+	// Nest: the helper starts itself again in a user and mount namespace.
+	// keel is not dumpable, so it cannot write the id maps of a user
+	// namespace it would start the helper in; the helper can.
+	Nest bool `json:"nest,omitempty"`
 }
 
 // Runner starts commands through the helper.
@@ -93,7 +97,9 @@ func (r *Runner) command(ctx context.Context, argv []string, s Spec) (*exec.Cmd,
 	if len(argv) == 0 {
 		return nil, errors.New("sandbox: no command")
 	}
-	s.MountNS = len(s.Protect) > 0 && MountNamespaces() == nil
+	if len(s.Protect) > 0 && MountNamespaces() == nil {
+		s.MountNS, s.Nest = os.Geteuid() == 0, os.Geteuid() != 0
+	}
 	spec, err := json.Marshal(s)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: encode spec: %w", err)
