@@ -8,12 +8,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/keel-dev/keel/tools/sandbox"
 )
 
-// version is stamped at build time (make build).
+// version is stamped at build time (make build); unstamped, run reads
+// it from the build information (buildVersion).
 var version = "dev"
 
 func main() {
@@ -32,6 +34,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if path := os.Getenv("KEEL_CPUPROFILE"); path != "" {
 		stop := startCPUProfile(path, stderr)
 		defer stop()
+	}
+	if version == "dev" {
+		version = buildVersion(debug.ReadBuildInfo())
 	}
 	app := newApp(stdin, stdout, stderr)
 	root := app.rootCommand()
