@@ -52,7 +52,7 @@ func TestCustomCommandsInTheUI(t *testing.T) {
 	}
 	typeText(m, "ui/model.go")
 	_, cmd := m.Update(press("enter"))
-	if p := sentPrompt(t, srv, cmd); !m.running || p != "# Review the code\nReview ui/model.go carefully." {
+	if p := sentPrompt(t, srv, cmd); !m.running || p != "Review ui/model.go carefully." { // the # line is only the description
 		t.Fatalf("sent %q", p)
 	}
 	if s := plain(m); !strings.Contains(s, "› /review ui/model.go") {

@@ -1,6 +1,7 @@
 // Package customcmd reads the custom /commands: Markdown files in the
 // project's .keel/commands/ and the user's $XDG_CONFIG_HOME/keel/commands/:
-// review.md becomes /review, its text the prompt, with $ARGUMENTS replaced by what follows the
+// review.md becomes /review, its text the prompt (after a first "# description" line, which
+// only /help and Tab show), with $ARGUMENTS replaced by what follows the
 // command (or the arguments appended when it has no $ARGUMENTS). They are
 // read once, at start-up, in a command. A project's file is untrusted
 // input, but it only becomes a prompt the user chose to send; its
@@ -175,7 +176,26 @@ func parseCommand(name, source string, data []byte) (Command, error) {
 		return Command{}, errors.New("empty")
 	}
 	body := strings.ReplaceAll(string(data), "\r\n", "\n")
-	return Command{Name: "/" + name, Desc: commandDesc(body), body: body, Source: source}, nil
+	desc := commandDesc(body)
+	if rest, ok := withoutHeading(body); ok {
+		if strings.TrimSpace(rest) == "" {
+			return Command{}, errors.New("only a # description line, no prompt after it")
+		}
+		body = rest
+	}
+	return Command{Name: "/" + name, Desc: desc, body: body, Source: source}, nil
+}
+
+// withoutHeading is body after its first non-empty line when that line is
+// a Markdown heading: the "# description" is for /help and Tab, not a
+// line of the prompt.
+func withoutHeading(body string) (string, bool) {
+	trimmed := strings.TrimLeft(body, " \t\n")
+	if !strings.HasPrefix(trimmed, "#") {
+		return body, false
+	}
+	_, rest, _ := strings.Cut(trimmed, "\n")
+	return strings.TrimLeft(rest, "\n"), true
 }
 
 // commandDesc is a command's description: its first non-empty line

@@ -97,3 +97,29 @@ func TestCustomCommandExpands(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// A first "# heading" line is the description only: it is not sent
+// (issue 32); a first line of plain text is both (nothing else to send).
+func TestDescriptionHeadingIsNotSent(t *testing.T) {
+	cases := []struct {
+		file, desc, sent string
+		fails            bool
+	}{
+		{"# Review a file for bugs\nReview $ARGUMENTS for bugs.\n", "Review a file for bugs", "Review a.go for bugs.\n", false},
+		{"\n## Review\n\nReview $ARGUMENTS.", "Review", "Review a.go.", false},
+		{"Review $ARGUMENTS now\n", "Review $ARGUMENTS now", "Review a.go now\n", false},
+		{"# only a title\n\n", "", "", true},
+	}
+	for _, c := range cases {
+		cmd, err := parseCommand("r", "r.md", []byte(c.file))
+		if (err != nil) != c.fails {
+			t.Fatalf("%q: err %v, want failure %v", c.file, err, c.fails)
+		}
+		if err != nil {
+			continue
+		}
+		if cmd.Desc != c.desc || cmd.Expand("a.go") != c.sent {
+			t.Errorf("%q: desc %q, sent %q; want %q, %q", c.file, cmd.Desc, cmd.Expand("a.go"), c.desc, c.sent)
+		}
+	}
+}
