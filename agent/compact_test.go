@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/agent/llmtest"
@@ -98,6 +99,9 @@ func TestCompactOnDemand(t *testing.T) {
 	if err != nil || !strings.Contains(msg, "compacted") {
 		t.Fatalf("compact: %q %v", msg, err)
 	}
+	if c := compactedEvent(t, s); c.TokensBefore <= 0 || c.TokensAfter != s.estimateTokens() {
+		t.Errorf("the compaction's event: %+v, want the estimates before and after (%d)", c, s.estimateTokens())
+	}
 	if _, st := runTask(t, context.Background(), s, "second task"); st.Reason != StopCompleted {
 		t.Fatal(st.Message)
 	}
@@ -155,5 +159,22 @@ func TestEstimateKeepsUpWithTheHistory(t *testing.T) {
 	want := (len(s.opts.SystemPrompt) + historyBytes(s.History())) / 4
 	if got := s.estimateTokens(); got != want || got == 0 {
 		t.Errorf("estimate %d, recomputed %d", got, want)
+	}
+}
+
+// compactedEvent waits for /compact's event: the context figure drops at
+// once (issue 32), not at the next round.
+func compactedEvent(t *testing.T, s *Session) ContextCompacted {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case ev := <-s.Events():
+			if c, ok := ev.(ContextCompacted); ok {
+				return c
+			}
+		case <-deadline:
+			t.Fatal("no ContextCompacted event after /compact")
+		}
 	}
 }

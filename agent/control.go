@@ -44,7 +44,7 @@ func (s *Session) Compact(ctx context.Context) (string, error) {
 		s.mu.Unlock()
 		s.setState(StateIdle, "")
 	}()
-	hist := s.History()
+	hist, before := s.History(), s.estimateTokens()
 	s.setState(StateCompacting, "on request")
 	if _, err := s.compactHistory(ctx, lastUserPrompt(hist)); err != nil {
 		if errors.Is(err, errNothingToCompact) {
@@ -52,6 +52,7 @@ func (s *Session) Compact(ctx context.Context) (string, error) {
 		}
 		return "", fmt.Errorf("compacting the conversation failed: %w", err)
 	}
+	s.out.send(ContextCompacted{TokensBefore: before, TokensAfter: s.estimateTokens()})
 	return fmt.Sprintf("compacted %d messages into a summary; %d remain", len(hist), len(s.History())), nil
 }
 

@@ -83,6 +83,18 @@ type UsageUpdated struct {
 	NextCheckpointIn     int      // tool calls until the next cadence checkpoint; 0 when off
 }
 
+// ContextCompacted reports that /compact shrank the history: the
+// conversation's estimated size before and after (4 bytes a token), so
+// the context figure can drop at once, not at the next round.
+type ContextCompacted struct{ TokensBefore, TokensAfter int }
+
+// Lower is a context figure (the last request's prompt tokens) less what
+// the compaction removed, never below what remains.
+func (c ContextCompacted) Lower(tokens int) int {
+	removed := max(c.TokensBefore-c.TokensAfter, 0)
+	return max(tokens-removed, min(c.TokensAfter, tokens))
+}
+
 // InterventionFired reports post-round discipline stepping in.
 type InterventionFired struct{ Intervention Intervention }
 
@@ -160,6 +172,7 @@ func (ToolStarted) event()          {}
 func (ToolFinished) event()         {}
 func (UsageUpdated) event()         {}
 func (InterventionFired) event()    {}
+func (ContextCompacted) event()     {}
 func (InterventionAnswered) event() {}
 func (PlanChanged) event()          {}
 func (ReportUpdated) event()        {}

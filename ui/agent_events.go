@@ -132,6 +132,9 @@ func (m *Model) apply(ev agent.Event) {
 	case agent.UsageUpdated:
 		m.status.Usage(ev)
 		m.plan.Usage(ev)
+	case agent.ContextCompacted:
+		m.status.Compacted(ev)
+		m.plan.Compacted(ev)
 	case agent.InterventionFired:
 		m.tr.AddCard(ev.Intervention)
 		if ev.Intervention.Kind == "reflection" {

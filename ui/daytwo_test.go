@@ -33,3 +33,17 @@ func TestWelcomeKeepsThePathWhole(t *testing.T) {
 		t.Fatalf("the path is cut:\n%s", got)
 	}
 }
+
+// /compact's event lowers the context figure at once (issue 32: it stayed
+// until the next round).
+func TestCompactLowersTheContextFigure(t *testing.T) {
+	m := newTestModel(t, 120, 30)
+	send(m, events(agent.UsageUpdated{ContextTokens: 64000, ContextWindow: 128000}))
+	if !strings.Contains(plain(m), "ctx 50%") {
+		t.Fatalf("before:\n%s", plain(m))
+	}
+	send(m, events(agent.ContextCompacted{TokensBefore: 60000, TokensAfter: 4000}))
+	if got := plain(m); !strings.Contains(got, "ctx 6%") {
+		t.Fatalf("after /compact the figure did not drop:\n%s", got)
+	}
+}

@@ -139,7 +139,7 @@ func TestUndoRestoresTheLastTaskAndRefusesAfterOutsideChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code := runKeelHome(t, home, nil, dir, "", "undo")
-	if code != 0 || !strings.Contains(out, "restored 1") {
+	if code != 0 || !strings.Contains(out, "restored main.go as it was before the last task") {
 		t.Fatalf("undo: exit %d, %q %q", code, out, errOut)
 	}
 	if data, _ := os.ReadFile(main); string(data) != "package main\n\nfunc main() {}\n" {

@@ -136,26 +136,35 @@ func undoLastTask(ctx context.Context, db *datalog.DB, root, id string) (string,
 	return undoMessage(restore, root), nil
 }
 
-// undoMessage says what undo restored and which files, changed by
-// commands, it had to leave as they are.
+// undoMessage says what undo restored, naming the files, and which files,
+// changed by commands, it had to leave as they are.
 func undoMessage(changes []tools.FileChange, root string) string {
-	var own int
-	var left []string
+	var own, left []string
 	seen := map[string]bool{}
 	for _, c := range changes {
-		switch {
-		case !c.ByCommand:
-			own++
-		case !seen[c.Path]:
-			seen[c.Path] = true
-			rel, err := filepath.Rel(root, c.Path)
-			if err != nil || strings.HasPrefix(rel, "..") {
-				rel = c.Path
-			}
+		if seen[c.Path] {
+			continue
+		}
+		seen[c.Path] = true
+		rel, err := filepath.Rel(root, c.Path)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			rel = c.Path
+		}
+		if c.ByCommand {
 			left = append(left, rel)
+		} else {
+			own = append(own, rel)
 		}
 	}
-	msg := fmt.Sprintf("restored %d file change(s) of the last task", own)
+	var msg string
+	switch len(own) {
+	case 0:
+		msg = "restored no file of the last task"
+	case 1:
+		msg = "restored " + own[0] + " as it was before the last task"
+	default:
+		msg = fmt.Sprintf("restored %d files as they were before the last task: %s", len(own), strings.Join(own, ", "))
+	}
 	if len(left) > 0 {
 		msg += fmt.Sprintf("; left as they are, since commands changed them and keel never kept their content: %s (restore them with git)", strings.Join(left, ", "))
 	}

@@ -13,7 +13,7 @@ import (
 // (issue 18 item 8); a second -c sends that note once, as history.
 func TestContinueAfterUndoTellsTheModel(t *testing.T) {
 	home, dir, _, _ := scriptedRun(t)
-	if out, errOut, code := runKeelHome(t, home, nil, dir, "", "undo"); code != 0 || !strings.Contains(out, "restored 1") {
+	if out, errOut, code := runKeelHome(t, home, nil, dir, "", "undo"); code != 0 || !strings.Contains(out, "restored main.go") {
 		t.Fatalf("undo: exit %d, %q %q", code, out, errOut)
 	}
 	want := "keel undo reverted your changes to main.go in task 1; the files are as they were before it."

@@ -43,6 +43,9 @@ func (p *Model) Reset() {
 	*p = Model{ctxWindow: p.ctxWindow, hidden: p.hidden}
 }
 
+// Compacted lowers the footer's context figure by what /compact removed.
+func (p *Model) Compacted(c agent.ContextCompacted) { p.ctxTokens = c.Lower(p.ctxTokens) }
+
 // Usage takes the context figures for the footer.
 func (p *Model) Usage(u agent.UsageUpdated) {
 	p.ctxTokens = u.ContextTokens

@@ -136,6 +136,12 @@ func (s *Model) Tick(at time.Time) {
 	s.retryIn = max(s.retryAt.Sub(at), 0)
 }
 
+// Compacted lowers the context figure by what /compact removed, at
+// once; the next round's usage replaces the estimate.
+func (s *Model) Compacted(c agent.ContextCompacted) {
+	s.ctxTokens = c.Lower(s.ctxTokens)
+}
+
 // Usage takes the figures of a round that ended.
 func (s *Model) Usage(u agent.UsageUpdated) {
 	if u.Task == u.Round { // a task's first round: its cost starts here
