@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -107,34 +106,4 @@ func firstDiff(want, got string) string {
 		}
 	}
 	return "same lines"
-}
-
-// TestGrepFallbackFS checks the os.Root reader gives what the openat2 one
-// gives, so systems without openat2 search the same.
-func TestGrepFallbackFS(t *testing.T) {
-	root := t.TempDir()
-	writeTree(t, root, 1<<20, 3)
-	ws, err := NewWorkspace(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, msg := newGrepQuery(context.Background(), ws, grepParams{Pattern: `context\.Context|Hello`})
-	if msg != "" {
-		t.Fatal(msg)
-	}
-	fast, _, err := searchGo(context.Background(), ws, q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &grepWalk{ctx: context.Background(), cancel: func() {}, fsys: rootFS{root: r}, q: q, m: newLineMatcher(q.re), ign: ws.ign}
-	slow := w.run(ws.ign.levelsAbove(root), 3)
-	r.Close()
-	a, b := formatGrep(ws, q, fast, false), formatGrep(ws, q, slow, false)
-	if a != b || strings.HasPrefix(a, "no matches") {
-		t.Errorf("openat2 and os.Root readers differ:\n%s", firstDiff(a, b))
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -118,31 +117,5 @@ func runRG(b *testing.B, rg string, q grepQuery) {
 		if e, ok := err.(*exec.ExitError); !ok || e.ExitCode() != 1 { // 1: no match
 			b.Fatal(err)
 		}
-	}
-}
-
-// BenchmarkFinder times the literal finder alone over 32 MB of generated
-// text, with no match: the cost per byte of rejecting a file.
-func BenchmarkFinder(b *testing.B) {
-	data := treePool(rand.New(rand.NewPCG(1, 1)), 32<<20)
-	for _, tc := range []struct {
-		name string
-		lits []lit
-	}{
-		{"literal", []lit{{s: "SetWriteDeadline"}}},
-		{"fold", []lit{{s: "setwritedeadline", fold: true}}},
-		{"two", []lit{{s: "SetWriteDeadline"}, {s: "Timeout"}}},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			f := newFinder(tc.lits)
-			var st findState
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				st = f.reset(st)
-				if f.next(data, 0, st) >= 0 {
-					b.Fatal("found")
-				}
-			}
-		})
 	}
 }

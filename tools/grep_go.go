@@ -1,47 +1,99 @@
 package tools
 
 import (
-	"bytes"
 	"context"
 	"os"
+	"path/filepath"
+	"regexp"
+	"regexp/syntax"
+	"slices"
 	"sort"
-
-	"runtime"
+	"sync"
+	"sync/atomic"
 )
 
-// searchGo is grep without rg, with rg's defaults: binary files (a NUL
-// byte) skipped, .gitignore and .git honoured, symlinks not followed, and
-// the search stopped once grepMaxCollect matching lines are found. A
-// directory is searched by a parallel walk (grepWalk); each file is
-// matched whole (lineMatcher): literals the pattern requires are looked
-// for first, and the regexp runs only on the lines that hold one.
+// searchGo is grep without rg, with rg's defaults: .gitignore and .git
+// honoured, hidden files searched, symlinks not followed, binary files
+// (a NUL byte) skipped, and the search stopped once grepMaxCollect
+// matching lines are found. Each file is read as a stream and Go's regexp
+// runs on each line (grep_lines.go), so memory is bounded by a few
+// buffers per worker, not by the size of a file; a directory is walked
+// in lexical order while a worker per processor searches its files
+// (grep_walk.go).
 func searchGo(ctx context.Context, ws *Workspace, q grepQuery) ([]grepFile, bool, error) {
 	fi, err := os.Stat(q.base)
 	if err != nil {
 		return nil, false, err
 	}
-	m := newLineMatcher(q.re)
-	if !fi.IsDir() { // an explicit file is searched even if ignored, as rg does
-		return searchOne(q, m)
-	}
-	fsys, err := openGrepFS(q.base) // files are read through it: a swapped symlink cannot lead out
-	if err != nil {
-		return nil, false, err
-	}
-	defer fsys.close()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ign := ws.ignorerFor(q.base)
-	w := &grepWalk{ctx: ctx, cancel: cancel, fsys: fsys, q: q, m: m, ign: ign}
-	files := w.run(ign.levelsAbove(q.base), runtime.GOMAXPROCS(0))
-	truncated := w.matches.Load() >= grepMaxCollect
+	s := &goSearch{q: q, cancel: cancel, block: blockPattern(q.re)}
+	if !fi.IsDir() { // an explicit file is searched even if ignored, as rg does
+		if root, err := openDir(filepath.Dir(q.base)); err == nil {
+			if f, err := openRegular(root, filepath.Base(q.base)); err == nil {
+				s.searchFile(f, q.base)
+				f.Close()
+			}
+			root.Close()
+		}
+	} else if err := s.walk(ctx, ws.ignorerFor(q.base)); err != nil {
+		return nil, false, err
+	}
+	truncated := s.matches.Load() >= grepMaxCollect
 	if err := ctx.Err(); err != nil && !truncated {
 		return nil, false, err
 	}
+	files := s.files
 	if truncated {
 		files = trimToCap(files, grepMaxCollect)
 	}
 	return files, truncated, nil
+}
+
+// goSearch is one search's shared state: its workers add the files with
+// matches and count the matching lines.
+type goSearch struct {
+	q       grepQuery
+	block   *regexp.Regexp     // the pattern in multi-line mode, nil when that changes its meaning (grep_lines.go)
+	cancel  context.CancelFunc // stops the walk once grepMaxCollect lines are found
+	matches atomic.Int64
+
+	mu    sync.Mutex
+	files []grepFile
+}
+
+// blockPattern is re in multi-line mode, to find candidate lines in a
+// buffer of lines at once, or nil when the pattern asserts the text's
+// start or end (\A, \z, (?-m)^), which mean a line's edge when each line
+// is matched alone but the buffer's in a block.
+func blockPattern(re *regexp.Regexp) *regexp.Regexp {
+	expr := "(?m)" + re.String()
+	parsed, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	var textEdge func(*syntax.Regexp) bool
+	textEdge = func(r *syntax.Regexp) bool {
+		return r.Op == syntax.OpBeginText || r.Op == syntax.OpEndText || slices.ContainsFunc(r.Sub, textEdge)
+	}
+	if textEdge(parsed) {
+		return nil
+	}
+	block, err := regexp.Compile(expr)
+	if err != nil {
+		return nil
+	}
+	return block
+}
+
+// found records a file's output lines, holding n matches.
+func (s *goSearch) found(f grepFile, n int) {
+	s.mu.Lock()
+	s.files = append(s.files, f)
+	s.mu.Unlock()
+	if s.matches.Add(int64(n)) >= grepMaxCollect {
+		s.cancel()
+	}
 }
 
 // trimToCap keeps the first limit matches in path order, as rg's reader
@@ -68,20 +120,4 @@ func trimToCap(files []grepFile, limit int) []grepFile {
 		return files[:i+1]
 	}
 	return files
-}
-
-// searchOne searches the single file q.base, read through its checked
-// directory.
-func searchOne(q grepQuery, m *lineMatcher) ([]grepFile, bool, error) {
-	data, _, err := readAt(q.base, 0)
-	if err != nil || bytes.IndexByte(data, 0) >= 0 {
-		return nil, false, nil
-	}
-	var sc matchScratch
-	hits := m.lines(data, &sc, grepMaxCollect)
-	if len(hits) == 0 {
-		return nil, false, nil
-	}
-	f := grepFile{path: q.base, lines: withContext(data, hits, q.context)}
-	return []grepFile{f}, len(hits) >= grepMaxCollect, nil
 }

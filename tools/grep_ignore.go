@@ -8,75 +8,16 @@ import (
 	ignore "github.com/sabhiram/go-gitignore"
 )
 
-// gitRules is one .gitignore file compiled, with a quick rejection in
-// front of go-gitignore, which runs one regexp per line for every path:
-// each line that ignores (is not a negation) needs a literal piece of it
-// in the path, so a path holding none of those pieces is not ignored and
-// no regexp runs. The answer is always go-gitignore's.
-type gitRules struct {
-	g      *ignore.GitIgnore
-	pieces []string // one required piece per ignoring line
-	always bool     // some ignoring line has no usable piece: always ask g
-}
+// gitRules is one .gitignore file compiled by go-gitignore.
+type gitRules struct{ g *ignore.GitIgnore }
 
 func newGitRules(content string) *gitRules {
-	lines := strings.Split(content, "\n")
-	r := &gitRules{g: ignore.CompileIgnoreLines(lines...)}
-	for _, line := range lines {
-		piece, ok := ignorePiece(line)
-		switch {
-		case !ok:
-			r.always = true
-		case piece != "":
-			r.pieces = append(r.pieces, piece)
-		}
-	}
-	return r
-}
-
-// ignorePiece is the longest literal run of an ignoring line, which every
-// path the line matches contains, or "" for a line that ignores nothing
-// (blank, comment, negation). ok is false when there is none to be sure
-// of: a line with only wildcards, or with characters go-gitignore passes
-// to its regexp unescaped.
-func ignorePiece(line string) (string, bool) {
-	line = strings.TrimRight(line, "\r")
-	if strings.HasPrefix(line, "#") {
-		return "", true
-	}
-	line = strings.Trim(line, " ")
-	if line == "" || line[0] == '!' {
-		return "", true
-	}
-	if strings.ContainsAny(line, `[]{}()+|^$\?`) {
-		return "", false
-	}
-	best := ""
-	for _, p := range strings.FieldsFunc(line, func(r rune) bool { return r == '*' || r == '/' }) {
-		if len(p) > len(best) {
-			best = p
-		}
-	}
-	return best, best != ""
+	return &gitRules{g: ignore.CompileIgnoreLines(strings.Split(content, "\n")...)}
 }
 
 // matches reports whether the rules ignore p (relative to their directory,
 // a directory's with a trailing slash).
-func (r *gitRules) matches(p string) bool {
-	if !r.always && !containsAny(p, r.pieces) {
-		return false
-	}
-	return r.g.MatchesPath(p)
-}
-
-func containsAny(s string, pieces []string) bool {
-	for _, p := range pieces {
-		if strings.Contains(s, p) {
-			return true
-		}
-	}
-	return false
-}
+func (r *gitRules) matches(p string) bool { return r.g.MatchesPath(p) }
 
 // compile returns the rules of a .gitignore file's content, compiling each
 // distinct content once (go-gitignore builds several regexps a line).

@@ -1,192 +1,115 @@
 package tools
 
 import (
-	"bytes"
 	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"golang.org/x/sync/errgroup"
 )
 
-// grepWalk is one parallel search of a directory tree: a shared stack of
-// directories to list and files to search, and GOMAXPROCS workers that
-// each list, filter and search, so the walk and the searching overlap and
-// no worker waits on a walker. Files are read through fsys, opened at the
-// base: a swapped symlink cannot lead out of it.
-type grepWalk struct {
-	ctx     context.Context
-	cancel  context.CancelFunc
-	fsys    grepFS
-	q       grepQuery
-	m       *lineMatcher
-	ign     *ignoreCache // compiles .gitignore files (cached by content)
-	matches atomic.Int64
-
-	mu     sync.Mutex
-	cond   *sync.Cond
-	stack  []walkItem
-	active int // items being worked on
-}
-
-// walkItem is a directory to list or a file to search, relative to base.
-type walkItem struct {
-	rel string
-	dir bool
-	lvl *ignoreLevel // the .gitignore rules in force
-}
-
-// grepWorker is one worker's reusable buffers and results.
-type grepWorker struct {
-	buf   []byte
-	dirs  []byte
-	ents  []grepEntry
-	sc    matchScratch
-	files []grepFile
-}
-
-const maxKeptBuf = 16 << 20 // a worker drops a read buffer larger than this
-
-// run searches the tree and returns the files with matches.
-func (w *grepWalk) run(root *ignoreLevel, workers int) []grepFile {
-	w.cond = sync.NewCond(&w.mu)
-	w.stack = append(w.stack, walkItem{dir: true, lvl: root})
-	results := make([]*grepWorker, workers)
-	var wg sync.WaitGroup
-	for i := range results {
-		results[i] = &grepWorker{}
-		wg.Go(func() { w.work(results[i]) })
+// walk searches the tree at the search's base, depth first: each
+// directory is opened as an os.Root below its parent's (the base's checked
+// to be the base), so nothing opened lies outside and each open is one
+// path component. The walker opens the files it finds and a worker per
+// processor searches them. .git and what .gitignore excludes are skipped,
+// symlinks and other non-regular files are not searched, unreadable
+// directories are skipped (as rg does).
+func (s *goSearch) walk(ctx context.Context, ign *ignoreCache) error {
+	root, err := openDir(s.q.base)
+	if err != nil {
+		return err
 	}
-	wg.Wait()
-	var files []grepFile
-	for _, r := range results {
-		files = append(files, r.files...)
-	}
-	return files
+	defer root.Close()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	lvl := gitignoreLevel(root, "", ign.levelsAbove(s.q.base), ign)
+	s.walkDir(gctx, g, root, "", lvl, ign)
+	return g.Wait()
 }
 
-func (w *grepWalk) work(gw *grepWorker) {
-	for {
-		it, ok := w.pop()
-		if !ok {
-			return
-		}
-		if it.dir {
-			w.list(gw, it)
-		} else {
-			w.search(gw, it.rel)
-		}
-		w.done()
-	}
-}
-
-// pop takes the next item, waiting while others may still add some; false
-// when the walk is over or cancelled.
-func (w *grepWalk) pop() (walkItem, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for len(w.stack) == 0 && w.active > 0 && w.ctx.Err() == nil {
-		w.cond.Wait()
-	}
-	if len(w.stack) == 0 || w.ctx.Err() != nil {
-		w.cond.Broadcast()
-		return walkItem{}, false
-	}
-	it := w.stack[len(w.stack)-1]
-	w.stack = w.stack[:len(w.stack)-1]
-	w.active++
-	return it, true
-}
-
-func (w *grepWalk) push(items []walkItem) {
-	if len(items) == 0 {
+// walkDir searches the directory dir, at rel below the base, with the
+// ignore rules lvl in force.
+func (s *goSearch) walkDir(ctx context.Context, g *errgroup.Group, dir *os.Root, rel string, lvl *ignoreLevel, ign *ignoreCache) {
+	ents, err := fs.ReadDir(dir.FS(), ".")
+	if err != nil {
 		return
 	}
-	w.mu.Lock()
-	w.stack = append(w.stack, items...)
-	w.mu.Unlock()
-	w.cond.Broadcast()
-}
-
-func (w *grepWalk) done() {
-	w.mu.Lock()
-	w.active--
-	last := w.active == 0 && len(w.stack) == 0
-	w.mu.Unlock()
-	if last {
-		w.cond.Broadcast()
-	}
-}
-
-// list reads one directory and queues what in it is to be searched:
-// .git and what .gitignore excludes are skipped, symlinks not followed.
-func (w *grepWalk) list(gw *grepWorker, it walkItem) {
-	ents, dirs, err := w.fsys.readDir(it.rel, gw.ents[:0], gw.dirs)
-	gw.ents, gw.dirs = ents, dirs
-	if err != nil {
-		return // unreadable directories are skipped, as rg does
-	}
-	lvl := it.lvl
 	for _, e := range ents {
-		if e.name == ".gitignore" && e.kind == kindFile {
-			lvl = w.gitignoreLevel(it, lvl)
-			break
+		if ctx.Err() != nil {
+			return
+		}
+		name := e.Name()
+		child := path.Join(rel, name)
+		switch {
+		case name == ".git":
+		case e.IsDir():
+			if lvl.ignored(child, true) {
+				continue
+			}
+			sub, err := dir.OpenRoot(name)
+			if err != nil {
+				continue
+			}
+			s.walkDir(ctx, g, sub, child, gitignoreLevel(sub, child, lvl, ign), ign)
+			sub.Close()
+		case e.Type().IsRegular() && !lvl.ignored(child, false) && s.q.includesRel(child):
+			f, err := openRegular(dir, name)
+			if err != nil {
+				continue
+			}
+			g.Go(func() error {
+				defer f.Close()
+				s.searchFile(f, filepath.Join(s.q.base, filepath.FromSlash(child)))
+				return nil
+			})
 		}
 	}
-	items := make([]walkItem, 0, len(ents))
-	for _, e := range ents {
-		if e.name == ".git" || e.kind == kindOther {
-			continue
-		}
-		rel := joinRel(it.rel, e.name)
-		dir := e.kind == kindDir
-		if lvl.ignored(rel, dir) || !dir && !w.q.includesRel(rel) {
-			continue
-		}
-		items = append(items, walkItem{rel: rel, dir: dir, lvl: lvl})
-	}
-	w.push(items)
 }
 
-// gitignoreLevel adds the rules of it's .gitignore on top of lvl.
-func (w *grepWalk) gitignoreLevel(it walkItem, lvl *ignoreLevel) *ignoreLevel {
-	data, err := w.fsys.readFile(joinRel(it.rel, ".gitignore"), make([]byte, 0, 4<<10))
+// gitignoreLevel adds the rules of the .gitignore in root, the directory
+// at dir below the base, if it has one, on top of lvl. The file is read
+// fresh for each search.
+func gitignoreLevel(root *os.Root, dir string, lvl *ignoreLevel, ign *ignoreCache) *ignoreLevel {
+	f, err := openRegular(root, ".gitignore")
 	if err != nil {
 		return lvl
 	}
-	return &ignoreLevel{parent: lvl, g: w.ign.compile(string(data)), dir: it.rel}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxGitignore))
+	if err != nil {
+		return lvl
+	}
+	return &ignoreLevel{parent: lvl, g: ign.compile(string(data)), dir: dir}
 }
 
-// search reads one file and keeps its matching lines. Files with a NUL
-// byte are binary and skipped.
-func (w *grepWalk) search(gw *grepWorker, rel string) {
-	data, err := w.fsys.readFile(rel, gw.buf[:0])
-	if cap(data) <= maxKeptBuf {
-		gw.buf = data[:0]
-	}
-	if err != nil || bytes.IndexByte(data, 0) >= 0 {
-		return
-	}
-	hits := w.m.lines(data, &gw.sc, grepMaxCollect)
-	if len(hits) == 0 {
-		return
-	}
-	gw.files = append(gw.files, grepFile{
-		path:  filepath.Join(w.q.base, filepath.FromSlash(rel)),
-		lines: withContext(data, hits, w.q.context),
-	})
-	if w.matches.Add(int64(len(hits))) >= grepMaxCollect {
-		w.cancel()
-	}
-}
+// maxGitignore bounds what is read of one .gitignore file.
+const maxGitignore = 1 << 20
 
-func joinRel(dir, name string) string {
-	if dir == "" {
-		return name
+// errNotRegular: a path listed as a file is something else now.
+var errNotRegular = errors.New("not a regular file")
+
+// openRegular opens rel below root for reading if it is a regular file.
+// O_NONBLOCK keeps the open from waiting on a FIFO swapped in after the
+// listing; fstat then turns it away.
+func openRegular(root *os.Root, rel string) (*os.File, error) {
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
 	}
-	return dir + "/" + name
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, errNotRegular
+	}
+	return f, nil
 }
 
 // includesRel reports whether the include glob admits the file at rel
@@ -199,9 +122,5 @@ func (q grepQuery) includesRel(rel string) bool {
 	if strings.Contains(q.include, "/") {
 		return doublestar.MatchUnvalidated(q.include, rel)
 	}
-	name := rel[strings.LastIndexByte(rel, '/')+1:]
-	if ext, ok := strings.CutPrefix(q.include, "*"); ok && !strings.ContainsAny(ext, `*?[]{}\`) {
-		return strings.HasSuffix(name, ext)
-	}
-	return doublestar.MatchUnvalidated(q.include, name)
+	return doublestar.MatchUnvalidated(q.include, path.Base(rel))
 }

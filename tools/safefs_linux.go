@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -165,3 +166,25 @@ func (f fileStat) Mode() fs.FileMode  { return f.mode }
 func (f fileStat) ModTime() time.Time { return f.mod }
 func (f fileStat) IsDir() bool        { return f.mode.IsDir() }
 func (f fileStat) Sys() any           { return f.sys }
+
+// readAll reads until EOF into buf, growing it as needed: when the file
+// does not fit, size (its size now) sizes the buffer once, so a large
+// file is not copied at every doubling.
+func readAll(buf []byte, read func([]byte) (int, error), size func() int64) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			want := max(int64(2*cap(buf))+512, size()+1)
+			grown := make([]byte, len(buf), want)
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF || err == nil && n == 0 {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
