@@ -55,7 +55,7 @@ func tokenShapes(t *testing.T, n int) map[string]string {
 
 // Token-shaped secrets in the prompt, a command's output, a file keel
 // writes and the model's answer never reach the datalog raw: every file
-// under the data directory (the database, its WAL, the spool) is read
+// under the data directory (the database, its WAL and shared memory) is read
 // byte for byte, and keel log show and export show the marks.
 func TestTokenShapedSecretsNeverReachTheDatalog(t *testing.T) {
 	tokens := tokenShapes(t, 24)
