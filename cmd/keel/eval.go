@@ -126,6 +126,7 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	}
 	total := f.runs * len(p.tasks) * 2
 	done := 0
+	defer a.evalLessons.close()
 	results, err := eval.Run(cmd.Context(), eval.Options{
 		Config: cfg, Tasks: p.tasks, Runs: f.runs, A: p.a, B: p.b,
 		Parallel: f.parallel, Timeout: f.timeout,

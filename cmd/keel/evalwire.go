@@ -24,8 +24,10 @@ const checkTimeout = 2 * time.Minute
 // uses — tools on the run's copy, the sandbox, the configured model,
 // limits and discipline (with the run's settings), headless — but with the
 // task's own permission rules (plus the user's deny rules; never --yolo
-// or the user's allow rules) and no datalog: eval runs are not the user's
-// sessions.
+// or the user's allow rules) and no datalog of the user's: eval runs are
+// not the user's sessions. With lessons on, runs record into the eval's
+// own throwaway datalog (evalLessons), each task one project, so a run
+// is offered the lessons of the same task's earlier runs.
 func (a *app) evalBuilder(m modelChoice) eval.Builder {
 	return func(ctx context.Context, dir string, cfg *config.Config, t *eval.Task) (*agent.Session, error) {
 		ws, err := tools.NewWorkspace(dir)
@@ -49,8 +51,13 @@ func (a *app) evalBuilder(m modelChoice) eval.Builder {
 		for _, tl := range toolset {
 			env.Tools = append(env.Tools, tl.Name())
 		}
-		env.Tools = append(env.Tools, agent.PlanToolName)
+		env.Tools = append(env.Tools, agent.OwnTools(opts)...)
 		opts.SystemPrompt = agent.SystemPrompt(env)
+		if opts.Lessons > 0 {
+			if err := a.evalLessons.attach(ctx, &opts, t.Name); err != nil {
+				return nil, err
+			}
+		}
 		s := agent.New(opts)
 		return s, nil
 	}

@@ -23,6 +23,8 @@ type app struct {
 	root    *cobra.Command
 	// tel is the process's telemetry exporter, once a session starts it.
 	tel processTelemetry
+	// evalLessons is keel eval's lessons datalog (evallessons.go).
+	evalLessons lessonStore
 }
 
 // globalFlags are the flags every command accepts (persistent on root).

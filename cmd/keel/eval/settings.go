@@ -88,7 +88,7 @@ func (it setting) apply(c *config.Config) error {
 	}
 	f, ok := settingField(c, it.key)
 	if !ok {
-		return fmt.Errorf("unknown setting %q: use reflection_cadence, max_turns, max_tool_calls, token_budget, plan.stall_threshold, a discipline.* number or switch, guards=on|off or discipline=on|off", it.key)
+		return fmt.Errorf("unknown setting %q: use reflection_cadence, reflection_structured, max_turns, max_tool_calls, token_budget, plan.stall_threshold, memory.lessons, memory.notes_max, a discipline.* number or switch, guards=on|off or discipline=on|off", it.key)
 	}
 	return setValue(f, it)
 }
@@ -140,6 +140,12 @@ func settingField(c *config.Config, key string) (any, bool) {
 		return &c.TokenBudget, true
 	case "plan.stall_threshold":
 		return &c.Plan.StallThreshold, true
+	case "reflection_structured":
+		return &c.ReflectionStructured, true
+	case "memory.lessons":
+		return &c.Memory.Lessons, true
+	case "memory.notes_max":
+		return &c.Memory.NotesMax, true
 	}
 	return nil, false
 }

@@ -24,7 +24,17 @@
 // the prompt, i.e. a checkpoint or a guard's note — says so in its next
 // answer, and goes on with the reference solution from where it left it.
 // Notes that arrive outside a drift are ignored (the solution is already
-// the right course). Nothing else about the conversation changes what a
+// the right course). Two more rules, for the reasoning loop (issue 28):
+// a checkpoint that asks for a reflect call gets one (adjustment
+// continue) beside the model's next call; and a model offered lessons
+// with its prompt (keel's "[keel] Lessons ..." note, not counted as a
+// note) skips its drift when a lesson's "failed:" line names it as
+// keel's guards recorded it (reread for the rereader, error_streak or
+// repeat for the retrier, stall, repeat or halt for the wanderer). That
+// last rule makes lessons help by construction: what an A/B of lessons
+// on these models measures is that keel stores the lesson, ranks it and
+// offers it to the next run, and what it costs, not what a real model
+// would make of it. Nothing else about the conversation changes what a
 // model does, so the difference between discipline on and off is what
 // keel's notes caused.
 //

@@ -2,6 +2,7 @@ package evaltest
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/keel-dev/keel/cmd/keel/eval"
 )
@@ -33,10 +34,31 @@ var driftRange = map[Kind][2]int{
 	Wanderer: {12, 20},
 }
 
+// driftLessons are the words in a lesson's "failed:" line that name the
+// kind's drift, as keel's guards recorded it in an earlier run.
+var driftLessons = map[Kind][]string{
+	Rereader: {"reread:"},
+	Retrier:  {"error_streak:", "repeat:"},
+	Wanderer: {"stall:", "repeat:", "halt:"},
+}
+
+// learnt reports that a lesson offered with the prompt records this
+// kind's drift as what failed before: the model then skips it.
+func (m *Model) learnt(c conversation) bool {
+	for _, line := range strings.Split(c.lessons, "\n") {
+		for _, w := range driftLessons[m.kind] {
+			if strings.Contains(line, "failed:") && strings.Contains(line, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // drift is the model's drift on this conversation's task.
 func (m *Model) drift(c conversation) drift {
 	r, ok := driftRange[m.kind]
-	if !ok {
+	if !ok || m.learnt(c) {
 		return drift{step: func(int) eval.Step { return eval.Step{} }}
 	}
 	k := r[0] + int(c.seed%uint64(r[1]-r[0]+1))

@@ -3,6 +3,9 @@ package evaltest
 import (
 	"fmt"
 	"hash/fnv"
+	"strings"
+
+	"github.com/keel-dev/keel/agent"
 
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/cmd/keel/eval"
@@ -43,18 +46,34 @@ func New(kind Kind) (*Model, error) {
 // Kind is the model's kind.
 func (m *Model) Kind() Kind { return m.kind }
 
-// Reply is one answer: text, a tool call, or both.
+// Reply is one answer: text, a tool call, or both; Reflect, when set,
+// answers a structured checkpoint before the call.
 type Reply struct {
-	Text string
-	Call *llm.ToolCall
+	Text    string
+	Call    *llm.ToolCall
+	Reflect *llm.ToolCall
+}
+
+// calls are the reply's tool calls in order.
+func (r Reply) calls() []llm.ToolCall {
+	var out []llm.ToolCall
+	if r.Reflect != nil {
+		out = append(out, *r.Reflect)
+	}
+	if r.Call != nil {
+		out = append(out, *r.Call)
+	}
+	return out
 }
 
 // conversation is what a model reads from the messages.
 type conversation struct {
-	task  *eval.Task
-	seed  uint64
-	calls int   // tool calls the model made so far
-	notes []int // for each note from keel, the calls made before it
+	task    *eval.Task
+	seed    uint64
+	calls   int    // tool calls the model made so far, reflect calls left out
+	notes   []int  // for each note from keel, the calls made before it
+	lessons string // the lessons keel offered with the prompt, if any
+	reflect bool   // the last message is a checkpoint asking for a reflect call
 }
 
 // read parses the messages: the first user message is the prompt; every
@@ -69,14 +88,24 @@ func (m *Model) read(msgs []llm.Message) conversation {
 		case llm.RoleSystem:
 			h.Write([]byte(msg.Content))
 		case llm.RoleAssistant:
-			c.calls += len(msg.ToolCalls)
-		case llm.RoleUser:
-			if !prompt {
-				prompt, c.task = true, m.taskFor(msg.Content)
-				continue
+			for _, tc := range msg.ToolCalls {
+				if tc.Name != agent.ReflectToolName {
+					c.calls++
+				}
 			}
-			c.notes = append(c.notes, c.calls)
+		case llm.RoleUser:
+			switch {
+			case !prompt:
+				prompt, c.task = true, m.taskFor(msg.Content)
+			case strings.HasPrefix(msg.Content, agent.LessonsMark):
+				c.lessons = msg.Content
+			default:
+				c.notes = append(c.notes, c.calls)
+			}
 		}
+	}
+	if n := len(msgs); n > 0 && msgs[n-1].Role == llm.RoleUser && strings.Contains(msgs[n-1].Content, "reflect tool call") {
+		c.reflect = true
 	}
 	c.seed = h.Sum64()
 	return c
@@ -97,6 +126,15 @@ func (m *Model) Next(msgs []llm.Message) Reply {
 	if c.task == nil {
 		return Reply{Text: "This is not a task of the bundled suite; a scripted model cannot help with it."}
 	}
+	r := m.next(c)
+	if c.reflect {
+		r.Reflect = reflectCall(c)
+	}
+	return r
+}
+
+// next is the reply before any reflect call.
+func (m *Model) next(c conversation) Reply {
 	ref := c.task.Reference.Steps
 	d := m.drift(c)
 	end, heeded := d.end(c.notes)
@@ -128,4 +166,11 @@ func joinText(a, b string) string {
 		return b
 	}
 	return a + " " + b
+}
+
+// reflectCall answers a structured checkpoint: on course (the note that
+// asked for it also ends a drift), so the adjustment is continue.
+func reflectCall(c conversation) *llm.ToolCall {
+	args := fmt.Sprintf(`{"progress":"%d calls into the task","evidence":["the last calls"],"next_action":"the next step of the task","confidence":0.6,"adjustment":"continue"}`, c.calls)
+	return &llm.ToolCall{ID: fmt.Sprintf("reflect_%d", c.calls+1), Name: agent.ReflectToolName, Arguments: args}
 }

@@ -155,3 +155,44 @@ func TestUnknownPromptAndKind(t *testing.T) {
 		t.Error("New accepted an unknown kind")
 	}
 }
+
+// A structured checkpoint gets a reflect call beside the next step, and
+// reflect calls do not move the model along its script.
+func TestStructuredCheckpointGetsAReflectCall(t *testing.T) {
+	m, tk := model(t, Good), task(t, "rename")
+	msgs := []llm.Message{{Role: llm.RoleSystem, Content: "s"}, {Role: llm.RoleUser, Content: tk.Prompt}}
+	first := m.Next(msgs)
+	msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{*first.Call}},
+		llm.Message{Role: llm.RoleTool, ToolCallID: first.Call.ID, Content: "ok"},
+		llm.Message{Role: llm.RoleUser, Content: "[Checkpoint: …] Give these answers as one reflect tool call"})
+	r := m.Next(msgs)
+	if r.Reflect == nil || r.Call == nil || !strings.Contains(r.Reflect.Arguments, `"adjustment":"continue"`) {
+		t.Fatalf("reply %+v", r)
+	}
+	msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{*r.Reflect, *r.Call}})
+	if next := m.Next(msgs); next.Call != nil && next.Call.Arguments == r.Call.Arguments {
+		t.Errorf("the model repeated its step after a reflect call")
+	}
+}
+
+// A lesson naming the drift makes the model skip it; another does not.
+func TestLessonsEndADrift(t *testing.T) {
+	m, tk := model(t, Retrier), task(t, "failing-test")
+	start := func(lesson string) Reply {
+		msgs := []llm.Message{{Role: llm.RoleSystem, Content: "s"}, {Role: llm.RoleUser, Content: tk.Prompt}}
+		if lesson != "" {
+			msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: "[keel] Lessons from earlier tasks in this project:\n- " + lesson})
+		}
+		return m.Next(msgs)
+	}
+	probe := `"command":` + fmt.Sprintf("%q", tk.Probe)
+	if r := start(""); r.Call == nil || !strings.Contains(r.Call.Arguments, probe) {
+		t.Fatalf("without lessons the retrier drifts first: %+v", r.Call)
+	}
+	if r := start("task: x\nfailed: error_streak: run_command failed 3 times"); r.Call == nil || strings.Contains(r.Call.Arguments, probe) {
+		t.Errorf("a lesson naming the drift did not end it: %+v", r.Call)
+	}
+	if r := start("task: x\nfailed: reread: a.go read 3 times"); r.Call == nil || !strings.Contains(r.Call.Arguments, probe) {
+		t.Errorf("a lesson about another drift ended it: %+v", r.Call)
+	}
+}

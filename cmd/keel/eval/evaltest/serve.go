@@ -24,10 +24,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, onDelta func(llm
 	if r.Text != "" && onDelta != nil {
 		onDelta(llm.Delta{Kind: llm.DeltaText, Text: r.Text})
 	}
-	if r.Call != nil {
-		resp.ToolCalls, resp.FinishReason = []llm.ToolCall{*r.Call}, "tool_calls"
-		if onDelta != nil {
-			onDelta(llm.Delta{Kind: llm.DeltaToolCall, ToolName: r.Call.Name, Text: r.Call.Arguments})
+	if calls := r.calls(); len(calls) > 0 {
+		resp.ToolCalls, resp.FinishReason = calls, "tool_calls"
+		for _, c := range calls {
+			if onDelta != nil {
+				onDelta(llm.Delta{Kind: llm.DeltaToolCall, ToolName: c.Name, Text: c.Arguments})
+			}
 		}
 	}
 	return resp, nil
@@ -41,8 +43,8 @@ func Handler(m *Model) func(llmtest.RecordedRequest, int) llmtest.Round {
 		r := m.Next(msgs)
 		u := usage(msgs, r)
 		round := llmtest.Round{Text: r.Text, Usage: &llmtest.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}}
-		if r.Call != nil {
-			round.ToolCalls = []llmtest.Call{{ID: r.Call.ID, Name: r.Call.Name, Args: r.Call.Arguments}}
+		for _, c := range r.calls() {
+			round.ToolCalls = append(round.ToolCalls, llmtest.Call{ID: c.ID, Name: c.Name, Args: c.Arguments})
 		}
 		return round
 	}
@@ -72,8 +74,8 @@ func usage(msgs []llm.Message, r Reply) llm.Usage {
 		}
 	}
 	out := len(r.Text)
-	if r.Call != nil {
-		out += len(r.Call.Name) + len(r.Call.Arguments) + 8
+	for _, c := range r.calls() {
+		out += len(c.Name) + len(c.Arguments) + 8
 	}
 	return llm.Usage{PromptTokens: in / 4, CompletionTokens: out/4 + 1}
 }
