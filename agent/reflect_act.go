@@ -16,6 +16,10 @@ const (
 	ReflectionUnprompted = "unprompted" // reflect called with no checkpoint waiting
 )
 
+// UnansweredReply is a checkpoint's reply when the next round brought no
+// reflect call.
+const UnansweredReply = "unanswered: the next round brought no reflect call"
+
 // ReflectionRecorded reports a checkpoint's answer: the model's
 // reflection and what keel did with it, or that none came.
 type ReflectionRecorded struct {
@@ -31,8 +35,9 @@ func (s *Session) structured() bool { return s.opts.StructuredReflection }
 
 // checkAnswered runs when a response arrives while checkpoints wait for
 // their answer: with a reflect call among its calls they are answered
-// (when the call runs); without one they are recorded unanswered.
-func (t *task) checkAnswered(resp []string) {
+// (when the call runs); without one they are recorded unanswered, the
+// card saying so (with the model's text, if it wrote any).
+func (t *task) checkAnswered(resp []string, text string) {
 	if !t.s.structured() || len(t.checkpoints.awaiting) == 0 {
 		return
 	}
@@ -40,7 +45,12 @@ func (t *task) checkAnswered(resp []string) {
 		t.checkpoints.answering, t.checkpoints.awaiting = t.checkpoints.awaiting, nil
 		return
 	}
+	reply := UnansweredReply
+	if text = strings.TrimSpace(text); text != "" {
+		reply += "; the model wrote: " + text
+	}
 	for _, seq := range t.checkpoints.awaiting {
+		t.attachReply(seq, reply)
 		t.s.opts.Recorder.reflection(seq, ReflectionUnanswered, nil, t.s.currentRound())
 		t.s.out.send(ReflectionRecorded{Seq: seq, Status: ReflectionUnanswered})
 	}

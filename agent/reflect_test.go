@@ -95,11 +95,14 @@ func TestCheckpointAsksForReflect(t *testing.T) {
 }
 
 func TestUnansweredCheckpointIsRecorded(t *testing.T) {
-	s, _ := reflectSession(t, nil, echo("a"), echo("b"), echo("c"), llmtest.TextRound("done"))
+	s, _ := reflectSession(t, nil, echo("a"), echo("b"), llmtest.Round{Text: "I will go on.", ToolCalls: []llmtest.Call{call("", "echo", `{"path":"c"}`)}}, llmtest.TextRound("done"))
 	evs, st := runTask(t, context.Background(), s, "go")
 	recs := eventsOf[ReflectionRecorded](evs)
 	if st.Reason != StopCompleted || len(recs) != 1 || recs[0].Status != ReflectionUnanswered {
 		t.Fatalf("stop %s, reflections %+v", st.Reason, recs)
+	}
+	if got := st.Summary.Interventions[0].Reply; got != UnansweredReply+"; the model wrote: I will go on." {
+		t.Errorf("the card's reply = %q", got)
 	}
 	found := false
 	for _, sc := range eventsOf[StateChanged](evs) {

@@ -190,7 +190,7 @@ func (t *task) afterResponse(ctx context.Context, resp llm.Response) *stop {
 	t.s.appendHistory(llm.Message{Role: llm.RoleAssistant, Content: resp.Content, Reasoning: resp.Reasoning, ToolCalls: resp.ToolCalls})
 	t.s.out.send(AssistantMessage{Round: t.s.currentRound(), Content: resp.Content, Reasoning: resp.Reasoning,
 		ToolCalls: resp.ToolCalls, FinishReason: resp.FinishReason, Usage: resp.Usage})
-	t.checkAnswered(callNames(resp.ToolCalls))
+	t.checkAnswered(callNames(resp.ToolCalls), resp.Content)
 	t.answerInterventions(resp.Content)
 	if len(resp.ToolCalls) == 0 {
 		return t.endOfTurn(ctx, resp)

@@ -16,15 +16,11 @@ import (
 // ev was one of them.
 func (m *Model) applyReasoning(ev agent.Event) bool {
 	switch ev := ev.(type) {
-	case agent.ReflectionRecorded:
-		if ev.Status == agent.ReflectionUnanswered && ev.Seq > 0 {
-			m.tr.AnswerCard(ev.Seq, "unanswered: the next round brought no reflect call")
-		}
 	case agent.LessonsOffered:
 		m.notice(ev.Note)
 	case agent.InternalError:
 		m.errorCard("keel internal error: " + ev.What + " — the task goes on; please report it")
-	case agent.NotesChanged:
+	case agent.NotesChanged, agent.ReflectionRecorded: // the card's reply comes as InterventionAnswered
 	default:
 		return false
 	}

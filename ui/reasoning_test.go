@@ -25,7 +25,7 @@ func TestReasoningSlashCommands(t *testing.T) {
 func TestUnansweredCheckpointCard(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	cp := agent.Intervention{Seq: 1, Kind: "reflection", AtToolCall: 10, Why: "checkpoint after 10 tool calls", Message: "[Checkpoint: …]", Action: "inject"}
-	send(m, events(agent.InterventionFired{Intervention: cp}, agent.ReflectionRecorded{Seq: 1, Status: agent.ReflectionUnanswered}))
+	send(m, events(agent.InterventionFired{Intervention: cp}, agent.InterventionAnswered{Seq: 1, Text: agent.UnansweredReply}))
 	if !strings.Contains(plain(m), "unanswered: the next round brought no reflect call") {
 		t.Errorf("card:\n%s", plain(m))
 	}
