@@ -80,13 +80,13 @@ func sandboxStatus(cfg *config.Config, r *sandbox.Runner) string {
 		return "every command asks (" + why + "); " + approved
 	}
 	var b strings.Builder
-	b.WriteString("commands run without asking only read (" + sandbox.ReadOnlyFeatures() + "); approved commands write the workspace")
+	b.WriteString("commands run without asking only read (" + sandbox.ReadOnlyFeatures() + "); approved commands write the workspace, temp dirs and sandbox.writable (")
+	b.WriteString(strings.Join(cfg.Sandbox.Writable, ", ") + ")")
 	if sandbox.MountNamespaces() == nil {
-		b.WriteString(" but not .git/hooks, .git/config, .keel/ or AGENTS.md")
+		b.WriteString(", never .git/hooks, .git/config, .keel/ or AGENTS.md")
 	} else {
-		b.WriteString(" (.git/hooks, .git/config, .keel/, AGENTS.md put back afterwards: no mount namespace here)")
+		b.WriteString("; .git/hooks, .git/config, .keel/ and AGENTS.md are put back afterwards (no mount namespace here)")
 	}
-	fmt.Fprintf(&b, ", temp dirs and sandbox.writable = %q", cfg.Sandbox.Writable)
 	if !cfg.Sandbox.Network {
 		b.WriteString(", without network (sandbox.network = false)")
 	}
