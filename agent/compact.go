@@ -24,7 +24,7 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 	if !force && (window <= 0 || at <= 0 || float64(s.estimateNext(t))/float64(window) < at) {
 		return nil
 	}
-	overflow := &stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %d compactions; start a new task or raise context_window", t.compaction.compactions)}
+	overflow := &stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %s; start a new task or raise context_window", count(t.compaction.compactions, "compaction"))}
 	if t.compaction.compactions >= s.opts.Limits.MaxCompactions || compactionCut(s.History(), s.opts.Limits.KeepRounds) <= 0 {
 		return overflow
 	}

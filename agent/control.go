@@ -53,7 +53,7 @@ func (s *Session) Compact(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("compacting the conversation failed: %w", err)
 	}
 	s.out.send(ContextCompacted{TokensBefore: before, TokensAfter: s.estimateTokens()})
-	return fmt.Sprintf("compacted %d messages into a summary; %d remain", len(hist), len(s.History())), nil
+	return fmt.Sprintf("compacted %s into a summary; %d remain", count(len(hist), "message"), len(s.History())), nil
 }
 
 // lastUserPrompt is the latest message the user typed, for the summary's

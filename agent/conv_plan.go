@@ -33,7 +33,7 @@ func (c *conversation) update(u PlanUpdate, now time.Time) (*Plan, string, strin
 	if allDone(next) {
 		next.Status = PlanCompleted
 	}
-	reply := fmt.Sprintf("plan updated: %d steps, %s", len(next.Steps), countLine(next))
+	reply := fmt.Sprintf("plan updated: %s, %s", count(len(next.Steps), "step"), countLine(next))
 	for _, n := range notes {
 		reply += "; " + n
 	}

@@ -137,6 +137,13 @@ type Retrying struct {
 // a datalog write that failed and will be retried.
 type Notice struct{ Text string }
 
+// JobChanged reports a background job that started or ended; Running is
+// how many jobs run after it.
+type JobChanged struct {
+	Job     tools.JobInfo
+	Running int
+}
+
 // TaskStopped is the last event of a task.
 type TaskStopped struct {
 	Reason  StopReason
@@ -163,6 +170,7 @@ type TaskSummary struct {
 
 func (StateChanged) event()         {}
 func (TaskStarted) event()          {}
+func (JobChanged) event()           {}
 func (TextDelta) event()            {}
 func (ReasoningDelta) event()       {}
 func (ToolCallStreaming) event()    {}

@@ -87,7 +87,7 @@ func (t *task) applyDecision(ctx context.Context) *stop {
 	d := t.checkpoints.decision
 	t.checkpoints.decision = discipline.Decision{}
 	if d.Halt != nil {
-		if d.Halt.StopReason != discipline.StopPlanFailed && t.failActiveStep("keel's guard stopped it: "+d.Halt.Why) {
+		if d.Halt.Replan && t.failActiveStep("keel's guard stopped it: "+d.Halt.Why) {
 			return t.replanMessages()
 		}
 		return t.haltStop(*d.Halt)
@@ -211,6 +211,15 @@ func commandOf(args string) string {
 	}
 	_ = json.Unmarshal([]byte(args), &a)
 	return a.Command
+}
+
+// workdirOf extracts run_command's working directory from its arguments.
+func workdirOf(args string) string {
+	var a struct {
+		Workdir string `json:"workdir"`
+	}
+	_ = json.Unmarshal([]byte(args), &a)
+	return a.Workdir
 }
 
 // reportEvent turns the reflection report into its event.

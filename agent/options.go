@@ -43,7 +43,11 @@ type Options struct {
 	Limits        Limits
 	MaxBacktracks int // failed plans per task before plan_failed (0: no limit)
 
-	Workdir       string // where run_command runs by default (the working directory)
+	Workdir string // where run_command runs by default (the working directory)
+	// Jobs are the session's background jobs (the same value given to
+	// tools.Options.Jobs); the session reports them and stops them when
+	// it closes. Nil: no background jobs.
+	Jobs          *tools.Jobs
 	SystemPrompt  string // built by SystemPrompt(); re-sent each round
 	Recorder      *Recorder
 	CaptureBodies bool // keep raw request/response bodies in the datalog

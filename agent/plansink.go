@@ -169,7 +169,7 @@ func (t *task) replanMessages() *stop {
 		t.plan.failedPlans = append(t.plan.failedPlans, ev.step.Title+": "+ev.step.Note)
 		if max := s.opts.MaxBacktracks; max > 0 && len(t.plan.failedPlans) >= max {
 			s.markPlanFailed()
-			return &stop{reason: StopPlanFailed, message: fmt.Sprintf("%d plans failed: %s", len(t.plan.failedPlans), strings.Join(t.plan.failedPlans, "; "))}
+			return &stop{reason: StopPlanFailed, message: fmt.Sprintf("%s failed: %s", count(len(t.plan.failedPlans), "plan"), strings.Join(t.plan.failedPlans, "; "))}
 		}
 		s.setState(StateReplanning, fmt.Sprintf("attempt %d", ev.attempt+1))
 		t.checkpoints.pending = append(t.checkpoints.pending, discipline.ReplanMessage(ev.step.Title, ev.step.Note, t.plan.failedPlans, ev.attempt+1))

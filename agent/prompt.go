@@ -5,8 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/keel-dev/keel/tools"
 )
 
 // PromptEnv is what the system prompt says about where keel runs.
@@ -50,6 +53,9 @@ func SystemPrompt(env PromptEnv) string {
 	}
 	if len(env.Tools) > 0 {
 		fmt.Fprintf(&b, "- tools: %s\n", strings.Join(env.Tools, ", "))
+	}
+	if slices.Contains(env.Tools, tools.NameJobOutput) {
+		b.WriteString("- background jobs: start a server, a watcher or a long build with run_command background true; follow it with job_output (wait_seconds waits for news) instead of polling in a loop, and stop it with job_stop when done.\n")
 	}
 	for _, in := range env.Instructions {
 		fmt.Fprintf(&b, "\nProject instructions from %s:\n%s\n", in.Path, strings.TrimSpace(in.Text))

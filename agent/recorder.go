@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/keel-dev/keel/tools"
 	"sync"
 	"time"
 
@@ -355,4 +356,17 @@ func interventionRows(fired []Intervention) []datalog.Intervention {
 			Why: in.Why, Action: in.Action})
 	}
 	return rows
+}
+
+// job records a background job's start or end.
+func (r *Recorder) job(j tools.JobInfo) {
+	if !r.usable() {
+		return
+	}
+	rec := datalog.Job{SessionID: r.sessionID, ID: j.ID, Command: j.Command, Workdir: j.Workdir, Started: j.Started,
+		ExitCode: j.ExitCode, StoppedBy: j.StoppedBy, OutputBytes: j.OutputBytes}
+	if !j.Running {
+		rec.Ended = &j.Ended
+	}
+	r.report(r.db.WriteJob(context.Background(), rec))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/discipline"
+	"github.com/keel-dev/keel/tools"
 )
 
 // ErrBusy is returned by Submit while a task is running.
@@ -42,6 +43,7 @@ type Session struct {
 	interSeq        int
 	toolTotal       int
 	defs            []llm.ToolDef // the tools as the model sees them, built once
+	world           *worldWatch   // the workspace check; the task goroutine's only
 	// taskDiscipline is the discipline state carried from task to task.
 	taskDiscipline discipline.State
 	wg             sync.WaitGroup
@@ -68,8 +70,27 @@ func New(opts Options) *Session {
 		s.opts.Tools = append(s.opts.Tools, s.noteTool())
 	}
 	s.defs = buildToolDefs(s.opts.Tools)
+	s.world = newWorldWatch(opts.Workdir)
 	opts.Recorder.bind(func(text string) { s.out.send(Notice{Text: text}) })
+	if opts.Jobs != nil {
+		opts.Jobs.Notify(s.jobChanged)
+	}
 	return s
+}
+
+// jobChanged reports a job's start or end: an event and a datalog row.
+func (s *Session) jobChanged(j tools.JobInfo) {
+	s.opts.Recorder.job(j)
+	s.out.send(JobChanged{Job: j, Running: s.opts.Jobs.Running()})
+}
+
+// Jobs lists the session's background jobs, oldest first (none without
+// Options.Jobs).
+func (s *Session) Jobs() []tools.JobInfo {
+	if s.opts.Jobs == nil {
+		return nil
+	}
+	return s.opts.Jobs.List()
 }
 
 // Events is the channel consumers drain. It stays open for the session's life.
@@ -130,7 +151,10 @@ func (s *Session) Wait() { s.wg.Wait() }
 // Close cancels any task, waits for it, and releases blocked event sends.
 func (s *Session) Close() {
 	s.Cancel()
-	s.out.close()
+	s.out.close() // nobody reads events from here on: the jobs' ends only reach the datalog
+	if s.opts.Jobs != nil {
+		s.opts.Jobs.StopAll() // their process trees die with the session
+	}
 	s.wg.Wait()
 }
 

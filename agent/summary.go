@@ -2,7 +2,10 @@ package agent
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -20,11 +23,14 @@ func (t *task) roundSummary(outs []outcome, endedTurn bool) discipline.RoundSumm
 		ToolCalls:     t.workCalls(),
 		ContextUsed:   t.compaction.lastPrompt,
 		ContextWindow: t.s.opts.ContextWindow,
+		WorldChanged:  len(t.outside) > 0,
+		Outside:       t.outside,
 	}
 	if endedTurn {
 		sum.Text = t.result // the answer (with its continuation after a length cut)
 	}
 	t.compaction.compacted = false
+	t.outside = nil
 	for _, o := range outs {
 		if o.skip != "" || o.call.Name == ReflectToolName {
 			continue // never ran, or answered a checkpoint: nothing for the guards to judge
@@ -97,13 +103,76 @@ func callSummary(o outcome) discipline.ToolCall {
 		}
 		c.Changed = append(c.Changed, ch.Path)
 	}
+	c.Edits = editsOf(o.result.Changes)
 	if o.result.ExitCode != nil {
 		c.ExitCode = *o.result.ExitCode
 	}
 	if o.call.Name == tools.NameRunCommand {
-		c.Command = commandOf(o.call.Arguments)
+		c.Command, c.Workdir = commandOf(o.call.Arguments), workdirOf(o.call.Arguments)
+	}
+	if j := o.result.Job; j != nil {
+		c.Job = &discipline.Job{ID: j.ID, Started: j.Started, Running: j.Running, NewOutput: int(min(j.NewBytes, 1<<30))}
+		if j.Ended {
+			// The read that saw the job end reports its command's run:
+			// a failing job is a failing run, a passing check verifies.
+			c.Command, c.ExitCode = j.Command, j.ExitCode
+		}
 	}
 	return c
+}
+
+// editsOf is the content of each change, before and after, as hashes
+// (SHA-256, hex): the bytes keel has, the hashes a large file's splices
+// carry, or, for a command's change, the file as it is now.
+func editsOf(changes []tools.FileChange) []discipline.Edit {
+	var out []discipline.Edit
+	for _, ch := range changes {
+		if ch.ByCommand && !tools.JudgedChange(ch) {
+			continue
+		}
+		e := discipline.Edit{Path: ch.Path, Before: discipline.Absent, After: discipline.Absent}
+		switch {
+		case ch.ByCommand:
+			e.Before = "" // a command's change: the content before is unknown
+			if !ch.Deleted {
+				e.After = fileHash(ch.Path)
+			}
+		case ch.Splices != nil || ch.AfterSHA256 != "":
+			e.Before, e.After = ch.BeforeSHA256, ch.AfterSHA256
+		default:
+			if ch.Existed {
+				e.Before = sha(ch.Before)
+			}
+			e.After = sha(ch.After)
+		}
+		if e.After != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// maxHashed bounds the file a command changed that keel reads to hash.
+const maxHashed = 4 << 20
+
+// fileHash is the SHA-256 of a file's content, "" when it cannot be read
+// or is larger than maxHashed.
+func fileHash(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if n, err := io.Copy(h, io.LimitReader(f, maxHashed+1)); err != nil || n > maxHashed {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func sha(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // planView is the part of the plan discipline needs.

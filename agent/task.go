@@ -24,8 +24,9 @@ type task struct {
 	checkpoints   taskCheckpoints // messages for the next request and the decision they came from
 	plan          taskPlan        // failed plans and the plan's confirmation
 	discipline    discipline.State
-	continued     bool // the one "continue" after finish_reason length was used
-	histStart     int  // the history's length when the task began
+	outside       []string // files the workspace check saw change outside keel before this round
+	continued     bool     // the one "continue" after finish_reason length was used
+	histStart     int      // the history's length when the task began
 	result        string
 	Interventions []Intervention
 	Denials       []Denial
@@ -196,7 +197,9 @@ func (t *task) afterResponse(ctx context.Context, resp llm.Response) *stop {
 		return t.endOfTurn(ctx, resp)
 	}
 	t.enterTools(resp.ToolCalls)
+	look, named := t.lookBefore(resp.ToolCalls)
 	outcomes := t.runTools(ctx, resp.ToolCalls, resp.FinishReason)
+	t.lookAfter(outcomes, look, named)
 	if t.plan.cancelAsked.Load() {
 		t.s.opts.Recorder.round(t, resp, outcomes, nil)
 		return &stop{reason: StopCancelled, message: "cancelled when the plan was shown for approval"}
@@ -265,7 +268,7 @@ func (t *task) whereItStands() string {
 		return fmt.Sprintf("%s made, no plan recorded", count(t.limits.toolCalls, "tool call"))
 	}
 	c := p.Counts()
-	return fmt.Sprintf("plan %q: %d of %d steps completed", p.Goal, c[StepCompleted], len(p.Steps))
+	return fmt.Sprintf("plan %q: %d of %s completed", p.Goal, c[StepCompleted], count(len(p.Steps), "step"))
 }
 
 // flushPending moves injected messages into the history, merged into one
@@ -290,10 +293,6 @@ func (t *task) keepPartial(resp llm.Response) {
 	}
 }
 
-// count renders "1 tool call" or "3 tool calls" for messages.
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+// count renders "1 tool call" or "3 tool calls" for messages: keel's
+// one plural rule (discipline.Plural).
+func count(n int, noun string) string { return discipline.Plural(n, noun) }

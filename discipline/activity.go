@@ -75,7 +75,12 @@ func (a Activity) facts() string {
 	return strings.Join(parts, "; ")
 }
 
-// plural renders "1 read" or "3 reads".
+// Plural renders a count and its noun with keel's one plural rule: "1
+// read", "3 reads", "0 reads" (an s unless the count is 1; the nouns keel
+// counts take an s).
+func Plural(n int, word string) string { return plural(n, word) }
+
+// plural is Plural, short for this package's many messages.
 func plural(n int, word string) string {
 	if n == 1 {
 		return fmt.Sprintf("1 %s", word)

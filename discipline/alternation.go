@@ -33,6 +33,10 @@ func observeAlternation(s *State, c ToolCall, call int, p *Policy) *Intervention
 	if n < 4 {
 		return nil // A,B,A is too short to call a loop; 0 disables
 	}
+	if c.Job != nil && (c.Job.Running || c.Job.Started) {
+		w.recent = nil // waiting on a running job is not a loop (see the job guard)
+		return nil
+	}
 	w.recent = appendCopy(w.recent, callKey(c))
 	if len(w.recent) > n {
 		w.recent = w.recent[len(w.recent)-n:]
@@ -42,9 +46,9 @@ func observeAlternation(s *State, c ToolCall, call int, p *Policy) *Intervention
 	}
 	w.recent = nil // ask once; if the user lets the task go on, watch afresh
 	return escalate(p, call,
-		fmt.Sprintf("%d calls alternated between two calls with identical results each time (halt at %d)", n, n),
-		fmt.Sprintf("keel stopped a loop: the last %d calls alternated between %s and %s, each returning what it returned before. Neither call is telling you anything new; decide from what they returned, or change the approach.",
-			n, describeCall(prev), describeCall(c)),
+		fmt.Sprintf("%s alternated between two calls with identical results each time (halt at %d)", plural(n, "call"), n),
+		fmt.Sprintf("keel stopped a loop: the last %s alternated between %s and %s, each returning what it returned before. Neither call is telling you anything new; decide from what they returned, or change the approach.",
+			plural(n, "call"), describeCall(prev), describeCall(c)),
 		map[string]int{"calls": n, "halt_at": n})
 }
 

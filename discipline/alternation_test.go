@@ -84,6 +84,7 @@ func TestAlternationParallelAndReset(t *testing.T) {
 	if got := calls(of(x.fired, KindHalt)); !slices.Equal(got, []int{10}) {
 		t.Errorf("halt at %v, want [10]", got)
 	}
+	isolate(&p, "alternation")
 	for _, n := range []int{0, 2, 3} {
 		p.Set("alternation_halt", n)
 		y := newSession(t, p)

@@ -47,8 +47,8 @@ func checkpoint(sum RoundSummary, p Policy, s *State, notes []string) *Intervent
 		AtToolCall: s.toolCalls,
 		Action:     Inject,
 		Message:    reflectionPrompt(delta, s.window, s.plan, rep, notes),
-		Why: fmt.Sprintf("checkpoint after %s (cadence %d): %s, %s, %d failed",
-			plural(delta, "tool call"), p.ReflectionCadence, plural(s.window.Reads, "read"), plural(s.window.Edits, "edit"), s.window.Failed),
+		Why: fmt.Sprintf("%s: %s, %s, %d failed",
+			checkpointWhy(s.toolCalls, delta, p.ReflectionCadence), plural(s.window.Reads, "read"), plural(s.window.Edits, "edit"), s.window.Failed),
 		Figures: map[string]int{
 			"delta": delta, "cadence": p.ReflectionCadence, "reads": s.window.Reads,
 			"edits": s.window.Edits, "commands": s.window.Commands, "failed": s.window.Failed,
@@ -62,29 +62,24 @@ func checkpoint(sum RoundSummary, p Policy, s *State, notes []string) *Intervent
 
 // foldIntoCheckpoint gives the round one message: when a checkpoint is
 // due, the other inject findings become lines of it (marked Folded; their
-// cards and datalog rows stay), and a stall nudge is dropped, its fact
-// stated in the checkpoint. Without a checkpoint nothing changes.
+// cards, events and datalog rows stay, a stall nudge's too, whose count
+// the checkpoint also carries as since_progress). Without a checkpoint
+// nothing changes.
 func foldIntoCheckpoint(sum RoundSummary, p Policy, s *State, found []Intervention) []Intervention {
 	var notes []string
-	stallAt := -1
-	for i, in := range found {
-		if in.Action != Inject {
-			continue
+	for _, in := range found {
+		if in.Action == Inject {
+			notes = append(notes, in.note())
 		}
-		if in.Kind == KindStall {
-			stallAt = i
-		}
-		notes = append(notes, in.note())
 	}
 	cp := checkpoint(sum, p, s, notes)
 	if cp == nil {
 		return found
 	}
 	out := make([]Intervention, 0, len(found)+1)
-	for i, in := range found {
-		if i == stallAt {
+	for _, in := range found {
+		if in.Kind == KindStall {
 			cp.Figures["since_progress"] = in.Figures["calls"]
-			continue
 		}
 		if in.Action == Inject {
 			in.Folded = true
@@ -100,4 +95,22 @@ func notesBlock(notes []string) string {
 		return ""
 	}
 	return "Also this round:\n- " + strings.Join(notes, "\n- ") + "\n"
+}
+
+// checkpointWhy says when a checkpoint fell and, when the calls since the
+// last one are not the cadence, why: checkpoints are due at each multiple
+// of the cadence, and a round of parallel calls can run past one (then the
+// next comes sooner after it).
+func checkpointWhy(at, delta, cadence int) string {
+	due := at / cadence * cadence
+	s := fmt.Sprintf("checkpoint after %s (cadence %d", plural(delta, "tool call"), cadence)
+	switch last := at - delta; {
+	case delta > cadence:
+		s += fmt.Sprintf(": due at call %d, the round's calls went on to call %d", due, at)
+	case delta < cadence && last > 0:
+		s += fmt.Sprintf(": due at call %d; the last one came at call %d, after its round went past call %d", due, last, last/cadence*cadence)
+	case delta < cadence:
+		s += fmt.Sprintf(": due at call %d", due)
+	}
+	return s + ")"
 }

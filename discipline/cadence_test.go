@@ -134,3 +134,21 @@ func TestNoCheckpointWhenTurnEnds(t *testing.T) {
 		t.Errorf("checkpoint on a finished turn: %v", ins)
 	}
 }
+
+// The card says why a checkpoint came after other than cadence calls.
+func TestCheckpointWhy(t *testing.T) {
+	tests := []struct {
+		at, delta, cadence int
+		want               string
+	}{
+		{10, 10, 10, "checkpoint after 10 tool calls (cadence 10)"},
+		{4, 4, 3, "checkpoint after 4 tool calls (cadence 3: due at call 3, the round's calls went on to call 4)"},
+		{6, 2, 3, "checkpoint after 2 tool calls (cadence 3: due at call 6; the last one came at call 4, after its round went past call 3)"},
+		{1, 1, 1, "checkpoint after 1 tool call (cadence 1)"},
+	}
+	for _, tt := range tests {
+		if got := checkpointWhy(tt.at, tt.delta, tt.cadence); got != tt.want {
+			t.Errorf("checkpointWhy(%d, %d, %d) = %q, want %q", tt.at, tt.delta, tt.cadence, got, tt.want)
+		}
+	}
+}

@@ -6,18 +6,45 @@ import (
 )
 
 // CommandRead recognises a shell command that only prints a region of one
-// file: cat, less, head, tail or sed -n 'A,Bp'. It returns the path as
-// written (the agent resolves it against the working directory, stats the
-// file and fills a Read), the first line (negative: the last -from lines)
-// and the last line (0: to the end). Pipes, redirections, command lists,
-// substitutions and several files are not reads of one region.
+// file: cat, nl, less, more, head, tail, sed -n 'A,Bp' or awk
+// 'NR>=A && NR<=B', alone or as a pipeline of such filters after the
+// first (head -n 30 f | tail -n 10 prints lines 21-30). It returns the
+// path as written (the agent resolves it against the working directory,
+// stats the file and fills a Read), the first line (negative: the last
+// -from lines) and the last line (0: to the end). Redirections, command
+// lists, substitutions, several files and filters that select by content
+// are not reads of one region.
 func CommandRead(command string) (path string, from, to int, ok bool) {
-	words, plain := shellWords(command)
+	parts, ok := pipeline(command)
+	if !ok {
+		return "", 0, 0, false
+	}
+	words, plain := shellWords(parts[0])
 	if !plain || len(words) < 2 {
 		return "", 0, 0, false
 	}
+	path, from, to, ok = fileRead(words)
+	ok = ok && path != ""
+	for _, part := range parts[1:] {
+		if !ok {
+			break
+		}
+		words, plain := shellWords(part)
+		if !plain || len(words) == 0 {
+			return "", 0, 0, false
+		}
+		from, to, ok = filter(words, from, to)
+	}
+	if !ok {
+		return "", 0, 0, false
+	}
+	return path, from, to, true
+}
+
+// fileRead reads the first command of a pipeline: one that names the file.
+func fileRead(words []string) (string, int, int, bool) {
 	switch words[0] {
-	case "cat", "less":
+	case "cat", "less", "more", "nl":
 		return wholeFile(words[1:])
 	case "head":
 		return headTail(words[1:], false)
@@ -25,8 +52,37 @@ func CommandRead(command string) (path string, from, to int, ok bool) {
 		return headTail(words[1:], true)
 	case "sed":
 		return sedPrint(words[1:])
+	case "awk":
+		return awkPrint(words[1:])
 	}
 	return "", 0, 0, false
+}
+
+// pipeline splits a command at unquoted single "|" into its parts; a
+// part that is empty, or "||", is not a pipeline of filters.
+func pipeline(cmd string) ([]string, bool) {
+	var parts []string
+	var quote rune
+	start := 0
+	for i, r := range cmd {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+		case r == '\'' || r == '"':
+			quote = r
+		case r == '|':
+			parts = append(parts, cmd[start:i])
+			start = i + 1
+		}
+	}
+	parts = append(parts, cmd[start:])
+	for _, p := range parts {
+		if strings.TrimSpace(p) == "" {
+			return nil, false
+		}
+	}
+	return parts, quote == 0
 }
 
 // shellWords splits a command into words with simple quoting; plain is
@@ -84,7 +140,21 @@ func wholeFile(args []string) (string, int, int, bool) {
 
 // headTail parses head or tail with -n N, -nN, -N, --lines=N or tail's +N.
 func headTail(args []string, tail bool) (string, int, int, bool) {
-	n, fromStart, file := 10, false, ""
+	n, fromStart, file, ok := headTailArgs(args, tail)
+	switch {
+	case !ok || file == "" || n == 0:
+		return "", 0, 0, false
+	case !tail:
+		return file, 1, n, true
+	case fromStart:
+		return file, n, 0, true
+	}
+	return file, -n, 0, true
+}
+
+// headTailArgs reads head's or tail's count and optional file.
+func headTailArgs(args []string, tail bool) (n int, fromStart bool, file string, ok bool) {
+	n = 10
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		val := ""
@@ -100,7 +170,7 @@ func headTail(args []string, tail bool) (string, int, int, bool) {
 			val = a[1:] // -20; anything else (-c, -f) fails to parse below
 		default:
 			if file != "" {
-				return "", 0, 0, false
+				return 0, false, "", false
 			}
 			file = a
 			continue
@@ -110,19 +180,11 @@ func headTail(args []string, tail bool) (string, int, int, bool) {
 		}
 		v, err := strconv.Atoi(val)
 		if err != nil || v < 0 {
-			return "", 0, 0, false
+			return 0, false, "", false
 		}
 		n = v
 	}
-	switch {
-	case file == "" || n == 0:
-		return "", 0, 0, false
-	case !tail:
-		return file, 1, n, true
-	case fromStart:
-		return file, n, 0, true
-	}
-	return file, -n, 0, true
+	return n, fromStart, file, true
 }
 
 // sedScript is the one sed program that prints a line range.
@@ -152,7 +214,7 @@ func sedPrint(args []string) (string, int, int, bool) {
 		}
 	}
 	m := sedScript().FindStringSubmatch(strings.TrimSpace(script))
-	if !quiet || m == nil || file == "" {
+	if !quiet || m == nil {
 		return "", 0, 0, false
 	}
 	from, _ := strconv.Atoi(m[1])

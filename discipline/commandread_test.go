@@ -25,7 +25,32 @@ func TestCommandRead(t *testing.T) {
 		{`sed -n "10,$p" main.go`, "main.go", 10, 0, true},
 		{"sed -ne '3,4p' main.go", "main.go", 3, 4, true},
 		{"sed -n -e 3,4p main.go", "main.go", 3, 4, true},
+		{"nl -ba main.go", "main.go", 1, 0, true},
+		{"awk 'NR>=10 && NR<=20' main.go", "main.go", 10, 20, true},
+		{"awk 'NR >= 10 && NR <= 20 {print}' main.go", "main.go", 10, 20, true},
+		{`awk 'NR>=10&&NR<=20{ print NR": "$0 }' main.go`, "main.go", 10, 20, true},
+		{"awk 'NR>9 && NR<21' main.go", "main.go", 10, 20, true},
+		{"awk 'NR==7' main.go", "main.go", 7, 7, true},
+		{"awk 'NR>=30' main.go", "main.go", 30, 0, true},
+		{"awk 'NR<=5' main.go", "main.go", 1, 5, true},
+		{"awk 'NR==3,NR==8' main.go", "main.go", 3, 8, true},
+		{"head -n 30 main.go | tail -n 10", "main.go", 21, 30, true},
+		{"cat main.go | head -n 5", "main.go", 1, 5, true},
+		{"cat -n main.go | sed -n '10,20p'", "main.go", 10, 20, true},
+		{"sed -n '10,40p' main.go | head -n 5", "main.go", 10, 14, true},
+		{"cat main.go | tail -n 5", "main.go", -5, 0, true},
+		{"tail -n +10 main.go | head -n 5", "main.go", 10, 14, true},
 		// not a read of one region
+		{"tail -n 50 main.go | head -n 10", "", 0, 0, false},
+		{"awk '{print $2}' main.go", "", 0, 0, false},
+		{"awk 'NR>=10 {system(\"rm x\")}' main.go", "", 0, 0, false},
+		{"awk '/func/' main.go", "", 0, 0, false},
+		{"awk -F: 'NR==1' main.go", "", 0, 0, false},
+		{"awk 'NR>=20 && NR<=10' main.go", "", 0, 0, false},
+		{"head -n 5 | cat", "", 0, 0, false},
+		{"cat main.go || true", "", 0, 0, false},
+		{"cat main.go | sort", "", 0, 0, false},
+		{"sed -n '1,5p'", "", 0, 0, false},
 		{"cat a.go b.go", "", 0, 0, false},
 		{"cat main.go | grep foo", "", 0, 0, false},
 		{"cat main.go > copy.go", "", 0, 0, false},
@@ -73,4 +98,20 @@ func TestReadResolve(t *testing.T) {
 			t.Errorf("%+v.resolve() = %d, %d, %v; want %d, %d, %v", tt.r, from, to, ok, tt.from, tt.to, tt.ok)
 		}
 	}
+}
+
+func FuzzCommandRead(f *testing.F) {
+	for _, s := range []string{"cat a", "head -n 30 a | tail -n 10", "awk 'NR>=1 && NR<=2' a", "sed -n '1,$p' a | head -3", "tail -n +4 a | awk 'NR==2'", "cat a | | b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		path, from, to, ok := CommandRead(cmd)
+		if !ok {
+			return
+		}
+		valid := path != "" && ((from >= 1 && (to == 0 || to >= from)) || (from < 0 && to == 0))
+		if !valid {
+			t.Fatalf("CommandRead(%q) = %q, %d, %d: not a region", cmd, path, from, to)
+		}
+	})
 }

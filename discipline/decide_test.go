@@ -61,7 +61,9 @@ func TestOneMergedMessagePerRound(t *testing.T) {
 }
 
 // At call 30 of a read-only audit the stall nudge falls due with the
-// checkpoint: one checkpoint, no stall card, the fact in its text.
+// checkpoint: one message, the checkpoint, with the stall's fact in its
+// text; the stall is still its own finding (folded), so its card, event
+// and datalog row are there.
 func TestStallFoldsIntoCheckpoint(t *testing.T) {
 	p := DefaultPolicy()
 	p.ReflectionCadence = 10
@@ -71,15 +73,17 @@ func TestStallFoldsIntoCheckpoint(t *testing.T) {
 	for i := 1; i <= 30; i++ {
 		at30 = x.round(readCall(fmt.Sprintf("/w/f%d.go", i), "v", 1, 10, 10))
 	}
-	if got := kindsOf(x.fired); !slices.Equal(got, []Kind{KindReflection, KindReflection, KindReflection}) {
-		t.Fatalf("fired %v, want three checkpoints and no stall", got)
+	if got := kindsOf(x.fired); !slices.Equal(got, []Kind{KindReflection, KindReflection, KindStall, KindReflection}) {
+		t.Fatalf("fired %v, want three checkpoints and the stall at 30", got)
 	}
 	d := Decide(at30)
-	if !strings.Contains(d.Inject, "30 tool calls since the last edit") || strings.Count(d.Inject, "[Checkpoint") != 1 {
+	if !strings.Contains(d.Inject, "30 tool calls since the last edit") || strings.Count(d.Inject, "[Checkpoint") != 1 ||
+		strings.Contains(d.Inject, "Progress check") {
 		t.Errorf("checkpoint at 30:\n%s", d.Inject)
 	}
-	if at30[0].Figures["since_progress"] != 30 {
-		t.Errorf("figures %v", at30[0].Figures)
+	stall, cp := at30[0], at30[1]
+	if !stall.Folded || stall.AtToolCall != 30 || cp.Figures["since_progress"] != 30 {
+		t.Errorf("stall %+v, checkpoint figures %v", stall, cp.Figures)
 	}
 }
 
@@ -125,5 +129,41 @@ func TestTurnEndFindingsShareOneMessage(t *testing.T) {
 	if !strings.HasPrefix(d.Inject, "Notes from keel:\n- ") || strings.Count(d.Inject, "\n- ") != 2 || strings.Contains(d.Inject, "\n\n") ||
 		strings.Contains(d.Inject, "ended your turn") || strings.Contains(d.Inject, "Your plan") {
 		t.Errorf("message:\n%s", d.Inject)
+	}
+}
+
+// A model that ends its turn with the same answer and two plan steps open:
+// at the fourth answer both the monologue and the plan rule stop the task;
+// the plan rule's plan_failed is the outcome, as documented. A monologue
+// stop never replans; a tool loop's may.
+func TestPlanStopWinsAndMonologueNeverReplans(t *testing.T) {
+	p := quiet()
+	p.Headless = true
+	p.Set("plan_continue_max", 3)
+	p.Set("monologue_warn", 3)
+	p.Set("monologue_halt", 4)
+	x := newSession(t, p)
+	x.plan = PlanView{Goal: "g", Steps: []PlanStep{{"a", StepActive}, {"b", StepPending}}}
+	var last []Intervention
+	for range 4 {
+		last = x.summary(RoundSummary{EndedTurn: true, Text: "Done."})
+	}
+	d := Decide(last)
+	if d.Halt == nil || d.Halt.StopReason != StopPlanFailed || d.Halt.Kind != KindPlanContinue || d.Halt.Replan {
+		t.Fatalf("halt %+v, want the plan rule's plan_failed", d.Halt)
+	}
+	mono := of(last, KindHalt)
+	if len(mono) != 1 || mono[0].Replan {
+		t.Errorf("monologue stop %+v must not replan", mono)
+	}
+	y := newSession(t, p)
+	for range 4 {
+		y.round(readCall("/w/a.go", "v", 1, 5, 5))
+	}
+	if h := of(y.fired, KindHalt); len(h) != 1 || !h[0].Replan {
+		t.Errorf("a read loop's stop %+v should allow a replan", h)
+	}
+	if d := Decide([]Intervention{{Kind: KindHalt, Action: Halt, StopReason: StopLoopDetected}, {Kind: KindPlanContinue, Action: Halt, StopReason: StopPlanFailed}}); d.Halt.StopReason != StopPlanFailed {
+		t.Errorf("Decide chose %s", d.Halt.StopReason)
 	}
 }

@@ -16,8 +16,9 @@ var (
 
 var errorStreakGuard = &Guard{
 	Name: "error_streak", Kind: KindErrorStreak, Rank: 1,
-	Settings: []*Setting{errorStreakWarn, errorStreakHalt},
-	Call:     observeError,
+	Settings:     []*Setting{errorStreakWarn, errorStreakHalt},
+	Call:         observeError,
+	WorldChanged: func(s *State) { delete(s.own, "error_streak") },
 }
 
 // streaks is each tool's current failure streak.
@@ -72,8 +73,8 @@ func observeError(s *State, c ToolCall, call int, p *Policy) *Intervention {
 	if halt > 0 && st.count >= halt {
 		delete(all.byTool, c.Name) // as with repeats: ask once, then count again
 		return escalate(p, call,
-			fmt.Sprintf("%s failed %d times in a row with %q (halt at %d)", what, st.count, st.line, halt),
-			fmt.Sprintf("keel stopped a loop: %s failed %d times in a row the same way: %q. %s", what, st.count, st.line, st.advice(c)),
+			fmt.Sprintf("%s failed %s in a row with %q (halt at %d)", what, plural(st.count, "time"), st.line, halt),
+			fmt.Sprintf("keel stopped a loop: %s failed %s in a row the same way: %q. %s", what, plural(st.count, "time"), st.line, st.advice(c)),
 			map[string]int{"streak": st.count, "halt_at": halt})
 	}
 	if warn <= 0 || st.count != warn {
@@ -83,10 +84,10 @@ func observeError(s *State, c ToolCall, call int, p *Policy) *Intervention {
 		Kind:       KindErrorStreak,
 		AtToolCall: call,
 		Action:     Inject,
-		Message: fmt.Sprintf("%s has failed %d times in a row with the same message: %q. %s",
-			upperFirst(what), st.count, st.line, st.advice(c)),
-		Note:    fmt.Sprintf("%s failed %d times in a row with %q: %s", what, st.count, st.line, st.advice(c)),
-		Why:     fmt.Sprintf("%s failed %d times in a row with %q", what, st.count, st.line),
+		Message: fmt.Sprintf("%s has failed %s in a row with the same message: %q. %s",
+			upperFirst(what), plural(st.count, "time"), st.line, st.advice(c)),
+		Note:    fmt.Sprintf("%s failed %s in a row with %q: %s", what, plural(st.count, "time"), st.line, st.advice(c)),
+		Why:     fmt.Sprintf("%s failed %s in a row with %q", what, plural(st.count, "time"), st.line),
 		Figures: map[string]int{"streak": st.count, "warn_at": warn},
 	}
 }
@@ -94,7 +95,7 @@ func observeError(s *State, c ToolCall, call int, p *Policy) *Intervention {
 // describe names what failed: the command, or the tool and its target.
 func (st streak) describe(c ToolCall) string {
 	if c.Command != "" {
-		return fmt.Sprintf("the command %q", truncate(st.target, maxArgsShown))
+		return describeCall(c)
 	}
 	if st.target == c.Args {
 		return fmt.Sprintf("%s %s", c.Name, truncate(st.target, maxArgsShown))

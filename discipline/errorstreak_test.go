@@ -159,8 +159,7 @@ func TestErrorStreakIdentity(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := quiet()
-			p.Set("repeat_warn", 0)
-			p.Set("repeat_halt", 0) // isolate this rule
+			isolate(&p, "error_streak")
 			x := newSession(t, p)
 			for _, c := range tt.calls {
 				x.round(c)
@@ -187,6 +186,8 @@ func TestErrorStreakIdentity(t *testing.T) {
 func TestErrorStreakHaltSaysWhatRepeated(t *testing.T) {
 	p := quiet()
 	p.Headless = true
+	p.Set("rerun_warn", 0)
+	p.Set("rerun_halt", 0) // the rerun guard would halt first, at 4
 	x := newSession(t, p)
 	for i := range 5 {
 		// The output differs run to run (a seed), so no identical-result

@@ -122,12 +122,13 @@ func uninformative(line string) bool {
 	return line == "" || strings.HasPrefix(line, "(no output)") || strings.HasPrefix(line, "[exit code")
 }
 
-// callTarget is what a call acts on, for failure identity: the command
-// line (whitespace collapsed) for a command, else the "path" argument,
-// else all the normalized arguments.
+// callTarget is what a call acts on, for failure identity: for a command,
+// where and how it ran (the working directory, then the command line with
+// its whitespace collapsed, environment assignments included), else the
+// "path" argument, else all the normalized arguments.
 func callTarget(c ToolCall) string {
 	if c.Command != "" {
-		return NormalizeCommand(c.Command)
+		return commandIdentity(c)
 	}
 	var a map[string]any
 	if json.Unmarshal([]byte(c.Args), &a) == nil {
@@ -146,4 +147,24 @@ func callTarget(c ToolCall) string {
 func NormalizeCommand(cmd string) string {
 	cmd = strings.Join(strings.Fields(cmd), " ")
 	return strings.TrimSpace(strings.TrimSuffix(cmd, "2>&1"))
+}
+
+// commandIdentity is a command as failure identity and the rerun rule
+// compare it: the normalized command line, and the working directory
+// when it is not the workspace's root ("go test ./... in pkg/a").
+func commandIdentity(c ToolCall) string {
+	cmd := NormalizeCommand(c.Command)
+	if w := cleanWorkdir(c.Workdir); w != "" {
+		return cmd + " in " + w
+	}
+	return cmd
+}
+
+// cleanWorkdir drops the spellings of the workspace's root ("", ".", "./").
+func cleanWorkdir(w string) string {
+	w = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(w), "./"), "/")
+	if w == "." {
+		return ""
+	}
+	return w
 }

@@ -18,7 +18,9 @@ func fuzzCall(b byte, version int) ToolCall {
 		from := int(b>>5)*40 + 1
 		return readCall(f, v, from, from+59, 300)
 	case 1:
-		return editCall(f, "x", fmt.Sprint(b))
+		c := editCall(f, "x", fmt.Sprint(b))
+		c.Edits = []Edit{{Path: f, Before: Hash(fmt.Sprint(b >> 6)), After: Hash(fmt.Sprint((b >> 5) & 1))}} // few contents: flip-flops happen
+		return c
 	case 2:
 		return cmdCall("go test ./...", 0, "ok")
 	case 3:
@@ -28,6 +30,9 @@ func fuzzCall(b byte, version int) ToolCall {
 	case 5:
 		return catCall("tail -n 30 x", f, v, 300)
 	case 6:
+		if b&0x40 != 0 {
+			return ToolCall{Name: "job_output", Args: `{"job_id":"1"}`, ResultHash: Hash(fmt.Sprint(b >> 7)), Job: &Job{ID: "1", Running: b&0x80 == 0, NewOutput: int(b>>7) * 10}}
+		}
 		return cmdCall("ls", 0, "a b c")
 	}
 	return readCall(f, v, 1, 300, 300)
@@ -68,7 +73,7 @@ func FuzzAfterRound(f *testing.F) {
 				continue
 			}
 			p.Headless = h&0x80 != 0
-			sum := RoundSummary{Compacted: h&0x10 != 0, Plan: fuzzPlan(h >> 2), ContextUsed: int(h) * 100, ContextWindow: 100000}
+			sum := RoundSummary{Compacted: h&0x10 != 0, WorldChanged: h&0x08 != 0 && h&0x04 != 0, Plan: fuzzPlan(h >> 2), ContextUsed: int(h) * 100, ContextWindow: 100000}
 			for n := int(h % 4); n > 0 && i < len(data); n-- {
 				c := fuzzCall(data[i], version)
 				if len(c.Changed) > 0 {

@@ -150,3 +150,21 @@ func kindsOf(ins []Intervention) []Kind {
 func hasKind(ins []Intervention, k Kind) bool {
 	return slices.ContainsFunc(ins, func(in Intervention) bool { return in.Kind == k })
 }
+
+// isolate turns off every guard's numbers and switches but the named
+// guard's, so a test sees that guard alone.
+func isolate(p *Policy, keep string) {
+	for _, g := range registered().guards {
+		if g.Name == keep {
+			continue
+		}
+		for _, s := range g.Settings {
+			switch s.Kind {
+			case SettingInt:
+				p.Set(s.Key, 0)
+			case SettingBool:
+				p.Set(s.Key, false)
+			}
+		}
+	}
+}

@@ -48,6 +48,12 @@ type Intervention struct {
 	Figures    map[string]int
 	Action     Action
 	StopReason string // set for Ask and Halt: the reason if the task stops
+	// Replan reports a stop the agent may turn into a replan when a plan
+	// step is active (a tool loop: another plan may avoid it). Stops by
+	// repeated answers and the plan rule's own stop never replan: a model
+	// repeating itself would answer the replan the same way, and the task
+	// must not end "completed" after it.
+	Replan bool
 }
 
 // String renders the intervention for logs: kind, call, action and why.
@@ -72,20 +78,18 @@ type Decision struct {
 }
 
 // Decide applies the precedence halt > ask > inject to one round's
-// interventions and merges the injected ones into one message.
+// interventions and merges the injected ones into one message. Among
+// stops, the plan rule's (plan_failed) wins over a loop's: the documented
+// outcome of a model that keeps ending its turn with steps open.
 func Decide(ins []Intervention) Decision {
 	d := Decision{Shown: sorted(ins)}
 	for i := range d.Shown {
 		in := &d.Shown[i]
 		switch in.Action {
 		case Halt:
-			if d.Halt == nil {
-				d.Halt = in
-			}
+			d.Halt = firstStop(d.Halt, in)
 		case Ask:
-			if d.Ask == nil {
-				d.Ask = in
-			}
+			d.Ask = firstStop(d.Ask, in)
 		}
 	}
 	if d.Halt != nil {
@@ -95,6 +99,15 @@ func Decide(ins []Intervention) Decision {
 	d.Inject = Merge(d.Shown)
 	sentAsNotes(d.Shown)
 	return d
+}
+
+// firstStop keeps the earlier stop unless the later one is the plan
+// rule's and the earlier is not.
+func firstStop(have, in *Intervention) *Intervention {
+	if have == nil || (in.StopReason == StopPlanFailed && have.StopReason != StopPlanFailed) {
+		return in
+	}
+	return have
 }
 
 // sentAsNotes sets the Message of each finding that went to the model as

@@ -53,10 +53,12 @@ func monologue(sum RoundSummary, p *Policy, s *State) *Intervention {
 	shown := fmt.Sprintf("%q", truncate(strings.TrimSpace(sum.Text), maxTextShown))
 	if halt > 0 && n >= halt {
 		*run = monoRun{}
-		return escalate(p, s.toolCalls,
-			fmt.Sprintf("the model gave the same answer %d times in a row with no tool call (halt at %d)", n, halt),
-			fmt.Sprintf("keel stopped a loop: you gave the same answer %d times in a row without calling a tool: %s.", n, shown),
+		in := escalate(p, s.toolCalls,
+			fmt.Sprintf("the model gave the same answer %s in a row with no tool call (halt at %d)", plural(n, "time"), halt),
+			fmt.Sprintf("keel stopped a loop: you gave the same answer %s in a row without calling a tool: %s.", plural(n, "time"), shown),
 			map[string]int{"answers": n, "halt_at": halt})
+		in.Replan = false // a replan would get the same answer, then end "completed"
+		return in
 	}
 	if warn <= 0 || n != warn {
 		return nil
@@ -65,10 +67,10 @@ func monologue(sum RoundSummary, p *Policy, s *State) *Intervention {
 		Kind:       KindMonologue,
 		AtToolCall: s.toolCalls,
 		Action:     Inject,
-		Message: fmt.Sprintf("You have given the same answer %d times in a row without calling a tool: %s. Repeating it changes nothing. If the task is done, say what was done and stop; if work remains, make the next tool call; if a plan step no longer applies, mark it skipped or failed with update_plan.",
-			n, shown),
-		Note:    fmt.Sprintf("you gave the same answer %d times in a row without a tool call: finish, act, or update the plan.", n),
-		Why:     fmt.Sprintf("the model gave the same answer %d times in a row with no tool call (warn at %d)", n, warn),
+		Message: fmt.Sprintf("You have given the same answer %s in a row without calling a tool: %s. Repeating it changes nothing. If the task is done, say what was done and stop; if work remains, make the next tool call; if a plan step no longer applies, mark it skipped or failed with update_plan.",
+			plural(n, "time"), shown),
+		Note:    fmt.Sprintf("you gave the same answer %s in a row without a tool call: finish, act, or update the plan.", plural(n, "time")),
+		Why:     fmt.Sprintf("the model gave the same answer %s in a row with no tool call (warn at %d)", plural(n, "time"), warn),
 		Figures: map[string]int{"answers": n, "warn_at": warn},
 	}
 }

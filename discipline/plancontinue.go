@@ -67,8 +67,8 @@ func planContinue(sum RoundSummary, p *Policy, s *State) *Intervention {
 		Action:     Inject,
 		Message: fmt.Sprintf("Your plan still has open steps (%s). Continue with the next one, or update the plan (mark steps completed, skipped or failed) if it no longer fits.",
 			status),
-		Note: fmt.Sprintf("your plan still has %d open steps: continue with the next one, or update the plan.", len(open)),
-		Why:  fmt.Sprintf("turn ended with %d of %d plan steps open (reminder %d)", len(open), len(sum.Plan.Steps), r.count),
+		Note: fmt.Sprintf("your plan still has %s: continue with the next one, or update the plan.", plural(len(open), "open step")),
+		Why:  fmt.Sprintf("turn ended with %d of %s open (reminder %d)", len(open), plural(len(sum.Plan.Steps), "plan step"), r.count),
 		Figures: map[string]int{
 			"open": len(open), "steps": len(sum.Plan.Steps), "completed": sum.Plan.Count(StepCompleted),
 			"reminder": r.count,
@@ -87,13 +87,13 @@ func planStop(plan PlanView, open []PlanStep, most int, p *Policy, s *State) *In
 	if p.Headless {
 		action = Halt
 	}
-	why := fmt.Sprintf("the model ended its turn %d times with plan steps open; %d of %d still open: %s",
-		most+1, len(open), len(plan.Steps), quoteList(titles, maxListed))
+	why := fmt.Sprintf("the model ended its turn %s with plan steps open; %d of %s still open: %s",
+		plural(most+1, "time"), len(open), plural(len(plan.Steps), "step"), quoteList(titles, maxListed))
 	return &Intervention{
 		Kind: KindPlanContinue, AtToolCall: s.toolCalls, Action: action, StopReason: StopPlanFailed,
 		Why: why,
-		Message: fmt.Sprintf("You ended your turn %d times with plan steps open (%s). The user let the task go on: continue with the next step, or update the plan (mark steps completed, skipped or failed).",
-			most+1, quoteList(titles, maxListed)),
+		Message: fmt.Sprintf("You ended your turn %s with plan steps open (%s). The user let the task go on: continue with the next step, or update the plan (mark steps completed, skipped or failed).",
+			plural(most+1, "time"), quoteList(titles, maxListed)),
 		Figures: map[string]int{"open": len(open), "steps": len(plan.Steps), "reminders": most},
 	}
 }

@@ -36,7 +36,7 @@ func planStatus(p PlanView) string {
 	if len(p.Steps) == 0 {
 		return "Plan: none recorded."
 	}
-	s := fmt.Sprintf("Plan: %d of %d steps completed", p.Count(StepCompleted), len(p.Steps))
+	s := fmt.Sprintf("Plan: %d of %s completed", p.Count(StepCompleted), plural(len(p.Steps), "step"))
 	if a := p.titles(StepActive); len(a) > 0 {
 		s += "; active: " + quoteList(a, maxListed)
 	}

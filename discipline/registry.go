@@ -11,15 +11,18 @@ import (
 // check read the settings from here.
 //
 // The order is the precedence within one call (a halt first, then the
-// earliest guard here: the error streak, the reread note, the repeat
-// warning) and the order of the round-level rules (stall, verify,
-// plan_continue, monologue).
+// earliest guard here: the error streak, the rerun note, the reread note,
+// the repeat warning) and the order of the round-level rules (stall,
+// verify, plan_continue, monologue).
 func table() []*Guard {
 	return []*Guard{
 		alternationGuard,
 		errorStreakGuard,
+		rerunGuard,
 		rereadGuard,
 		repeatGuard,
+		flipFlopGuard,
+		jobPollGuard,
 		stallGuard,
 		verifyGuard,
 		planContinueGuard,
@@ -45,6 +48,9 @@ type Guard struct {
 	// Forget runs when a compaction took earlier results out of the
 	// model's context.
 	Forget func(s *State)
+	// WorldChanged runs when files changed outside keel's calls since
+	// keel last looked (RoundSummary.WorldChanged), before the calls.
+	WorldChanged func(s *State)
 	// KeepAcrossTasks keeps the guard's state when a new task starts.
 	KeepAcrossTasks bool
 }

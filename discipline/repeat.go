@@ -16,9 +16,10 @@ var (
 
 var repeatGuard = &Guard{
 	Name: "repeat", Kind: KindRepeat, Rank: 2,
-	Settings: []*Setting{repeatWarn, repeatHalt},
-	Call:     observeRepeat,
-	Forget:   func(s *State) { delete(s.own, "repeat") },
+	Settings:     []*Setting{repeatWarn, repeatHalt},
+	Call:         observeRepeat,
+	Forget:       func(s *State) { delete(s.own, "repeat") },
+	WorldChanged: func(s *State) { delete(s.own, "repeat") },
 }
 
 // repeatState counts identical calls since files last changed.
@@ -38,6 +39,9 @@ func observeRepeat(s *State, c ToolCall, call int, p *Policy) *Intervention {
 		st.counts = nil // an identical call from now on is new evidence
 		return nil
 	}
+	if c.Job != nil && (c.Job.Running || c.Job.Started) {
+		return nil // polling a running job is waiting (see the job guard)
+	}
 	warn, halt := p.num(repeatWarn), p.num(repeatHalt)
 	if warn <= 0 && halt <= 0 {
 		return nil
@@ -54,8 +58,8 @@ func observeRepeat(s *State, c ToolCall, call int, p *Policy) *Intervention {
 		// on, the count starts again instead of asking at every call.
 		delete(st.counts, key)
 		return escalate(p, call,
-			fmt.Sprintf("%s returned an identical result %d times with nothing changed (halt at %d)", shown, n, halt),
-			fmt.Sprintf("keel stopped a loop: %s returned the same result %d times. Do not call it again with these arguments; use its result or change the approach.", shown, n),
+			fmt.Sprintf("%s returned an identical result %s with nothing changed (halt at %d)", shown, plural(n, "time"), halt),
+			fmt.Sprintf("keel stopped a loop: %s returned the same result %s. Do not call it again with these arguments; use its result or change the approach.", shown, plural(n, "time")),
 			map[string]int{"repeats": n, "halt_at": halt})
 	}
 	if warn <= 0 || n != warn {
@@ -65,10 +69,10 @@ func observeRepeat(s *State, c ToolCall, call int, p *Policy) *Intervention {
 		Kind:       KindRepeat,
 		AtToolCall: call,
 		Action:     Inject,
-		Message: fmt.Sprintf("You have made this exact call %d times and got the same result each time: %s. Calling it again will return the same thing; use what it returned, or change the arguments or the approach.",
-			n, shown),
-		Note:    fmt.Sprintf("%s returned the same result %d times: use what it returned, or change the arguments or the approach.", shown, n),
-		Why:     fmt.Sprintf("%s returned an identical result %d times with nothing changed (warn at %d)", shown, n, warn),
+		Message: fmt.Sprintf("You have made this exact call %s and got the same result each time: %s. Nothing keel can see changed between them, so calling it again will most likely return the same thing; use what it returned, or change the arguments or the approach.",
+			plural(n, "time"), shown),
+		Note:    fmt.Sprintf("%s returned the same result %s: use what it returned, or change the arguments or the approach.", shown, plural(n, "time")),
+		Why:     fmt.Sprintf("%s returned an identical result %s with nothing changed (warn at %d)", shown, plural(n, "time"), warn),
 		Figures: map[string]int{"repeats": n, "warn_at": warn},
 	}
 }
@@ -83,7 +87,11 @@ func callKey(c ToolCall) string {
 // else the tool and its arguments, shortened.
 func describeCall(c ToolCall) string {
 	if c.Command != "" {
-		return fmt.Sprintf("the command %q", truncate(NormalizeCommand(c.Command), maxArgsShown))
+		shown := fmt.Sprintf("the command %q", truncate(NormalizeCommand(c.Command), maxArgsShown))
+		if w := cleanWorkdir(c.Workdir); w != "" {
+			shown += " in " + truncate(w, maxArgsShown)
+		}
+		return shown
 	}
 	return c.Name + " " + truncate(c.Args, maxArgsShown)
 }
@@ -97,7 +105,7 @@ func escalate(p *Policy, call int, why, msg string, figures map[string]int) *Int
 	}
 	return &Intervention{
 		Kind: KindHalt, AtToolCall: call, Action: action, StopReason: StopLoopDetected,
-		Why: why, Message: msg, Figures: figures,
+		Why: why, Message: msg, Figures: figures, Replan: true,
 	}
 }
 

@@ -66,6 +66,7 @@ func TestRepeatCompactionAndDisabled(t *testing.T) {
 		t.Errorf("fired after compaction: %v", kindsOf(x.fired))
 	}
 	p := quiet()
+	isolate(&p, "repeat")
 	p.Set("repeat_warn", 0)
 	p.Set("repeat_halt", 0)
 	x = newSession(t, p)

@@ -81,7 +81,7 @@ func (r ReflectionReport) Lines() []string {
 		out = append(out, "Completed since the last checkpoint: no plan steps.")
 	}
 	for _, st := range r.Stalled {
-		out = append(out, fmt.Sprintf("Step %q has been active for %d rounds: consider splitting it into smaller steps.", st.Title, st.Rounds))
+		out = append(out, fmt.Sprintf("Step %q has been active for %s: consider splitting it into smaller steps.", st.Title, plural(st.Rounds, "round")))
 	}
 	if len(r.Tools) > 0 {
 		rates := make([]string, len(r.Tools))

@@ -3,18 +3,22 @@ package discipline
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 )
 
 // KindReread is the reread guard's note.
 const KindReread Kind = "reread"
 
-var rereadAt = intSetting("reread", 3, "note at this many reads of the same lines of an unchanged file (3: the second repeat); 0 disables")
+var (
+	rereadAt   = intSetting("reread", 3, "note at this many reads of the same lines of an unchanged file (3: the second repeat), however they were read; 0 disables")
+	rereadHalt = intSetting("reread_halt", 4, "ask the user (headless: halt) at this many in one task; 0 disables")
+)
 
 // The reads survive a new task: they are still in the conversation.
 var rereadGuard = &Guard{
 	Name: "reread", Kind: KindReread, Rank: 3,
-	Settings:        []*Setting{rereadAt},
+	Settings:        []*Setting{rereadAt, rereadHalt},
 	Call:            observeReads,
 	Forget:          func(s *State) { delete(s.own, "reread") },
 	KeepAcrossTasks: true,
@@ -37,7 +41,7 @@ func observeReads(s *State, c ToolCall, n int, p *Policy) *Intervention {
 	}
 	var note *Intervention
 	for _, r := range c.Reads {
-		if in := log.observeRead(r, n, p); in != nil && note == nil {
+		if in := log.observeRead(r, n, s.task, p); in != nil && (note == nil || in.Action != Inject) {
 			note = in
 		}
 	}
@@ -58,6 +62,8 @@ type coverage struct {
 type spanReads struct {
 	from, to int
 	calls    []int // bounded by maxLog, most recent last
+	task     int   // the task of the last read
+	inTask   int   // reads in that task
 }
 
 // maxLog bounds the calls remembered per span; maxSpans the spans per
@@ -83,11 +89,13 @@ func (r Read) resolve() (from, to int, ok bool) {
 	return from, to, r.Path != "" && from >= 1 && to >= from
 }
 
-// record returns the coverage with one more read of [from, to] at call,
-// and the calls that returned exactly that span before.
-func (cv coverage) record(from, to, call int) (coverage, []int) {
+// record returns the coverage with one more read of [from, to] at call
+// in task, the calls that returned exactly that span before, and the
+// span's reads in this task (this one included).
+func (cv coverage) record(from, to, call, task int) (coverage, []int, int) {
 	spans := make([]spanReads, 0, len(cv.spans)+1)
 	var earlier []int
+	inTask := 1
 	found := false
 	for _, sp := range cv.spans {
 		if sp.from == from && sp.to == to {
@@ -96,24 +104,44 @@ func (cv coverage) record(from, to, call int) (coverage, []int) {
 			if len(sp.calls) > maxLog {
 				sp.calls = sp.calls[len(sp.calls)-maxLog:]
 			}
+			if sp.task != task {
+				sp.task, sp.inTask = task, 0
+			}
+			sp.inTask++
+			inTask = sp.inTask
 		}
 		spans = append(spans, sp)
 	}
 	if !found {
-		spans = append(spans, spanReads{from: from, to: to, calls: []int{call}})
+		spans = append(spans, spanReads{from: from, to: to, calls: []int{call}, task: task, inTask: 1})
 	}
 	if len(spans) > maxSpans {
 		spans = spans[len(spans)-maxSpans:]
 	}
-	return coverage{spans: spans}, earlier
+	return coverage{spans: spans}, earlier, inTask
+}
+
+// restart returns the coverage with the span's count in this task back
+// at 0: after a halt the user let go on, counting starts again.
+func (cv coverage) restart(from, to int) coverage {
+	spans := slices.Clone(cv.spans)
+	for i := range spans {
+		if spans[i].from == from && spans[i].to == to {
+			spans[i].inTask = 0
+		}
+	}
+	return coverage{spans: spans}
 }
 
 // observeRead records one read and returns the reread note when it
 // returned exactly the lines of earlier reads of the same, unchanged file
-// version, for the Reread-th time. Narrowing to a sub-range, widening,
-// paging and shifting are other spans and never count; so a cat of a file
-// read whole counts as a repeat of that span, never on its own.
-func (log *readLog) observeRead(r Read, call int, p *Policy) *Intervention {
+// version, for the Reread-th time, and the halt at the RereadHalt-th such
+// read in one task, however each was spelled (read_file's offset and
+// limit, cat, head, tail, sed -n, awk: the agent turns each into lines).
+// Narrowing to a sub-range, widening, paging and shifting are other
+// spans and never count; so a cat of a file read whole counts as a
+// repeat of that span, never on its own.
+func (log *readLog) observeRead(r Read, call, task int, p *Policy) *Intervention {
 	from, to, ok := r.resolve()
 	if !ok {
 		return nil
@@ -122,11 +150,17 @@ func (log *readLog) observeRead(r Read, call int, p *Policy) *Intervention {
 		log.reads = map[readKey]coverage{}
 	}
 	k := readKey{r.Path, r.Version}
-	cv, earlier := log.reads[k].record(from, to, call)
+	cv, earlier, inTask := log.reads[k].record(from, to, call, task)
 	log.reads[k] = cv
 	times := len(earlier) + 1
-	// One note per span, at the threshold; exact loops go on to the
-	// repeat guard.
+	if halt := p.num(rereadHalt); halt > 0 && inTask >= max(halt, 2) {
+		log.reads[k] = cv.restart(from, to)
+		return escalate(p, call,
+			fmt.Sprintf("%s lines %d-%d returned %s in this task from the same version (halt at %d)", r.Path, from, to, plural(inTask, "time"), halt),
+			fmt.Sprintf("keel stopped a loop: %s lines %d-%d were returned to you %s in this task and the file has not changed; they are in your context above. Do not read them again: use them, or move on.", r.Path, from, to, plural(inTask, "time")),
+			map[string]int{"from": from, "to": to, "times": inTask, "halt_at": halt})
+	}
+	// One note per span, at the threshold.
 	if at := p.num(rereadAt); at <= 0 || times != max(at, 2) {
 		return nil
 	}
@@ -145,7 +179,7 @@ func rereadNote(path string, from, to, times, call int, earlier []int) *Interven
 		Message: fmt.Sprintf("Note: %s lines %d-%d were already returned to you %s, and the file has not changed since; they are still in your context above. Use them rather than reading them again.",
 			path, from, to, when),
 		Note:    fmt.Sprintf("%s lines %d-%d were already returned %s and have not changed: use them rather than reading them again.", path, from, to, when),
-		Why:     fmt.Sprintf("%s lines %d-%d returned %d times from the same version (earlier: %s)", path, from, to, times, when),
+		Why:     fmt.Sprintf("%s lines %d-%d returned %s from the same version (earlier: %s)", path, from, to, plural(times, "time"), when),
 		Figures: map[string]int{"from": from, "to": to, "times": times},
 	}
 }

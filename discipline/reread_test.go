@@ -1,6 +1,7 @@
 package discipline
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -88,6 +89,7 @@ func TestRereadDisabledAndThreshold(t *testing.T) {
 	}{{0, []int{}}, {2, []int{3}}, {3, []int{4}}, {4, []int{5}}, {1, []int{3}}} {
 		p := quiet()
 		p.Set("reread", tt.reread)
+		p.Set("reread_halt", 0) // the halt at the 4th read would hide the note at 5
 		x := newSession(t, p)
 		for _, st := range four {
 			x.round(st.calls...)
@@ -114,5 +116,63 @@ func TestRereadMessage(t *testing.T) {
 	}
 	if ins[0].Action != Inject || !strings.Contains(ins[0].Why, "3 times") {
 		t.Errorf("unexpected %+v", ins[0])
+	}
+}
+
+// The same lines read in eight spellings with nothing changed: the note at
+// the third read, the halt at the fourth, as for identical reads.
+func TestRereadAnySpellingHalts(t *testing.T) {
+	const f = "/w/a.go"
+	spellings := []ToolCall{
+		readCall(f, "v", 1, 40, 40),
+		catCall("cat a.go", f, "v", 40),
+		catCall("head -n 40 a.go", f, "v", 40),
+		catCall("sed -n '1,40p' a.go", f, "v", 40),
+		catCall("awk 'NR>=1 && NR<=40' a.go", f, "v", 40),
+		catCall("tail -n 40 a.go", f, "v", 40),
+		catCall("cat -n a.go | head -n 40", f, "v", 40),
+		readCall(f, "v", 1, 40, 40),
+	}
+	p := quiet()
+	p.Headless = true
+	x := newSession(t, p)
+	for _, c := range spellings {
+		x.round(c)
+	}
+	if got := calls(of(x.fired, KindReread)); !slices.Equal(got, []int{3}) {
+		t.Errorf("notes at %v, want [3]", got)
+	}
+	if got := calls(of(x.fired, KindHalt)); !slices.Equal(got, []int{4, 8}) {
+		t.Errorf("halts at %v, want [4 8] (counting again after the first)", got)
+	}
+	if h := of(x.fired, KindHalt); len(h) == 0 || !strings.Contains(h[0].Message, "lines 1-40") || h[0].StopReason != StopLoopDetected {
+		t.Errorf("halt %+v", h)
+	}
+}
+
+// Must not halt: one read in each of four tasks (the note only), and
+// reads with an edit between them.
+func TestRereadHaltOnlyWithinATaskAndVersion(t *testing.T) {
+	const f = "/w/a.go"
+	p := quiet()
+	p.Headless = true
+	x := newSession(t, p)
+	for range 4 {
+		x.s = NewTask(x.s)
+		x.round(readCall(f, "v", 1, 40, 40))
+	}
+	if hasKind(x.fired, KindHalt) {
+		t.Errorf("halted across tasks: %v", kindsOf(x.fired))
+	}
+	y := newSession(t, p)
+	for i := range 6 {
+		v := fmt.Sprint("v", i/2) // an edit after every second read
+		y.round(catCall("cat a.go", f, v, 40))
+		if i%2 == 1 {
+			y.round(editCall(f, "x", "y"))
+		}
+	}
+	if len(y.fired) != 0 {
+		t.Errorf("fired %v on reads of changed versions", kindsOf(y.fired))
 	}
 }

@@ -30,6 +30,15 @@ func AfterRound(sum RoundSummary, p Policy, s State) ([]Intervention, State) {
 			}
 		}
 	}
+	if sum.WorldChanged {
+		// Something outside keel changed files: an identical call or
+		// failure from now on is new evidence, as after an edit.
+		for _, g := range guards {
+			if g.WorldChanged != nil {
+				g.WorldChanged(&s)
+			}
+		}
+	}
 	var out []Intervention
 	first := s.toolCalls - len(sum.Calls)
 	for i, c := range sum.Calls {

@@ -36,10 +36,10 @@ func stall(sum RoundSummary, p *Policy, s *State) *Intervention {
 		Kind:       KindStall,
 		AtToolCall: s.toolCalls,
 		Action:     Inject,
-		Message: fmt.Sprintf("Progress check: %d tool calls since the last edit or completed plan step. %s If the task is a read-only review, carry on; otherwise, if what you have found is enough, make the next edit, complete a step, or give the answer.",
-			since, planStatus(s.plan)),
-		Note:    fmt.Sprintf("%d tool calls since the last edit or completed plan step: fine for a read-only review; otherwise make the next edit, complete a step, or answer.", since),
-		Why:     fmt.Sprintf("%d tool calls with no edit and no plan step completed (nudge every %d)", since, every),
+		Message: fmt.Sprintf("Progress check: %s since the last edit or completed plan step. %s If the task is a read-only review, carry on; otherwise, if what you have found is enough, make the next edit, complete a step, or give the answer.",
+			plural(since, "tool call"), planStatus(s.plan)),
+		Note:    fmt.Sprintf("%s since the last edit or completed plan step: fine for a read-only review; otherwise make the next edit, complete a step, or answer.", plural(since, "tool call")),
+		Why:     fmt.Sprintf("%s with no edit and no plan step completed (nudge every %d)", plural(since, "tool call"), every),
 		Figures: map[string]int{"calls": since, "stall_calls": every},
 	}
 }

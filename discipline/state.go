@@ -10,6 +10,7 @@ import "maps"
 // share; each guard keeps the rest in its own part (see stateOf).
 type State struct {
 	round       int // rounds seen in the session
+	task        int // tasks started in the session (NewTask)
 	toolCalls   int // the task's tool-call count
 	reflectedAt int // tool count at the last checkpoint
 	window      Activity
@@ -59,7 +60,7 @@ func peekState[P guardState](s State, name string) P {
 // and the state of guards that keep it across tasks (the reads: they are
 // still in the conversation the model sees) carry over.
 func NewTask(s State) State {
-	next := State{round: s.round}
+	next := State{round: s.round, task: s.task + 1}
 	for _, g := range registered().guards {
 		if v, ok := s.own[g.Name]; ok && g.KeepAcrossTasks {
 			if next.own == nil {

@@ -9,6 +9,12 @@ type RoundSummary struct {
 	// Compacted reports that context compaction ran before this round, so
 	// earlier reads and results are no longer in the model's context.
 	Compacted bool
+	// WorldChanged reports that files changed outside keel's own calls
+	// since keel last looked, before this round's calls ran (the agent's
+	// workspace check: see docs/DISCIPLINE.md); Outside names some.
+	// Like an edit, it makes a repeated call or failure new evidence.
+	WorldChanged bool
+	Outside      []string
 	// ToolCalls is the task's tool-call count after this round.
 	ToolCalls     int
 	ContextUsed   int // prompt tokens of the last request
@@ -26,9 +32,35 @@ type ToolCall struct {
 	// first line counts). AfterRound normalizes it with NormalizeError.
 	ErrorLine string
 	Command   string   // run_command only: the command line
+	Workdir   string   // run_command only: where it ran, relative to the workspace ("" the root)
 	ExitCode  int      // run_command only
 	Reads     []Read   // file regions returned to the model
 	Changed   []string // absolute paths the call edited or wrote
+	// Edits are the changes whose content keel knows: each file's content
+	// hash before and after (Absent for a file that did not or no longer
+	// exists; "" before when unknown).
+	Edits []Edit
+	// Job is set for a call that started or read a background job.
+	Job *Job
+}
+
+// Absent is the content hash of a file that does not exist.
+const Absent = "absent"
+
+// Edit is one file's content before and after a call, as hashes.
+type Edit struct {
+	Path          string
+	Before, After string
+}
+
+// Job is what a call saw of a background job.
+type Job struct {
+	ID      string
+	Started bool // the call started it (run_command with background)
+	Running bool // still running after the call
+	// NewOutput is how many bytes of output the call returned that no
+	// earlier poll had; a poll that returns some is progress.
+	NewOutput int
 }
 
 // Read is a file region returned to the model.

@@ -2,6 +2,7 @@ package discipline
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -30,13 +31,16 @@ var verifyGuard = &Guard{
 // when they succeed: keel's one list (verify_patterns_extra adds to it).
 var defaultVerifyPatterns = []string{
 	"go test", "go build", "go vet", "make test", "make check", "make lint",
-	"cargo test", "cargo build", "cargo check", "cargo clippy",
+	"cargo test", "cargo build", "cargo check", "cargo clippy", "cargo nextest",
 	"npm test", "npm run test", "npm run build", "npm run lint", "npx tsc", "tsc",
-	"yarn test", "pnpm test", "bun test", "deno test", "npx jest", "npx vitest",
-	"pytest", "python -m pytest", "python3 -m pytest", "mypy", "ruff", "eslint",
-	"golangci-lint", "staticcheck", "mvn test", "gradle test", "./gradlew test",
+	"yarn test", "yarn run test", "pnpm test", "pnpm run test", "bun test", "deno test",
+	"jest", "vitest", "npx jest", "npx vitest",
+	"pytest", "py.test", "python -m pytest", "python3 -m pytest", "python -m unittest", "python3 -m unittest",
+	"tox", "nox", "python -m tox", "python3 -m tox", "mypy", "ruff", "eslint",
+	"golangci-lint", "staticcheck", "mvn test", "mvn verify", "./mvnw test", "./mvnw verify",
+	"gradle test", "gradle check", "./gradlew test", "./gradlew check",
 	"dotnet test", "dotnet build", "swift test", "swift build", "mix test",
-	"rspec", "bundle exec rspec", "ctest", "zig build",
+	"rspec", "bundle exec rspec", "phpunit", "vendor/bin/phpunit", "composer test", "ctest", "zig build",
 }
 
 // defaultVerifySkipSuffixes are the file suffixes whose edits need no
@@ -154,26 +158,68 @@ func verify(sum RoundSummary, p *Policy, s *State) *Intervention {
 		Message: fmt.Sprintf("You changed %s and ended your turn, but no check has passed since the last edit. Run the project's build or tests for these changes and report the result, or say why no check applies.",
 			files),
 		Note:    fmt.Sprintf("no check has passed since you changed %s: run the build or tests, or say why none applies.", files),
-		Why:     fmt.Sprintf("turn ended with %d changed file(s) unverified: %s", len(u.paths), files),
+		Why:     fmt.Sprintf("turn ended with %s unverified: %s", plural(len(u.paths), "changed file"), files),
 		Figures: map[string]int{"files": len(u.paths)},
 	}
 }
 
-// IsVerifying reports whether a command runs one of the patterns: each
-// pattern's words must start one of the command's parts (split at &&, ||,
-// ;, |), after environment assignments and wrappers such as env, time,
-// sudo or timeout. "ls" and "cat" verify nothing unless listed.
+// IsVerifying reports whether a command runs one of the patterns: a
+// pattern's first word is the program of one of the command's parts
+// (split at &&, ||, ;, |), after environment assignments and wrappers
+// such as env, time, sudo, timeout, npx, uv run or poetry run; its other
+// words are the next words that are not options ("make -j4 test", "mvn
+// -q verify", "cargo +nightly test", "npm --silent test" and "make -C sub
+// check" match). A path to the program counts as its name
+// ("./node_modules/.bin/jest"). "ls" and "cat" verify nothing unless
+// listed.
 func IsVerifying(command string, patterns []string) bool {
 	for _, part := range commandParts(command) {
 		words := stripWrappers(strings.Fields(part))
 		for _, pat := range patterns {
-			pw := strings.Fields(pat)
-			if len(pw) > 0 && len(words) >= len(pw) && slices.Equal(words[:len(pw)], pw) {
+			if matchesPattern(words, strings.Fields(pat)) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// matchesPattern matches a command's words against a pattern's.
+func matchesPattern(words, pat []string) bool {
+	if len(pat) == 0 || len(words) == 0 {
+		return false
+	}
+	if words[0] != pat[0] && !(strings.Contains(words[0], "/") && !strings.Contains(pat[0], "/") && path.Base(words[0]) == pat[0]) {
+		return false
+	}
+	if len(words) >= len(pat) && slices.Equal(words[1:len(pat)], pat[1:]) {
+		return true // word for word, options included ("python -m pytest")
+	}
+	rest := operands(words[1:])
+	return len(rest) >= len(pat)-1 && slices.Equal(rest[:len(pat)-1], pat[1:]) && !slices.ContainsFunc(pat, isOption)
+}
+
+func isOption(w string) bool { return strings.HasPrefix(w, "-") }
+
+// valueFlags are options of build tools that take the next word as
+// their value, so it is not the subcommand.
+var valueFlags = map[string]bool{"-C": true, "-f": true, "--file": true, "--directory": true, "-pl": true,
+	"--projects": true, "-p": true, "--package": true, "--prefix": true, "--manifest-path": true, "--project": true, "-P": true}
+
+// operands are the words that are not options, nor an option's value.
+func operands(words []string) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case valueFlags[w]:
+			i++
+		case strings.HasPrefix(w, "-") || strings.HasPrefix(w, "+"):
+		default:
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // commandParts splits a command line at the shell's list and pipe operators.
@@ -183,6 +229,10 @@ func commandParts(cmd string) []string {
 	})
 }
 
+// runners run the program after them: "uv run pytest" runs pytest.
+var runners = map[string]bool{"uv run": true, "poetry run": true, "pipenv run": true, "pdm run": true,
+	"hatch run": true, "rye run": true, "pnpm exec": true, "yarn exec": true, "npm exec": true}
+
 // stripWrappers drops leading VAR=value words and wrapper commands.
 func stripWrappers(words []string) []string {
 	for len(words) > 0 {
@@ -190,9 +240,11 @@ func stripWrappers(words []string) []string {
 		switch {
 		case strings.Contains(w, "=") && !strings.HasPrefix(w, "-"):
 			words = words[1:]
-		case w == "env" || w == "time" || w == "sudo" || w == "nice" || w == "command":
+		case w == "env" || w == "time" || w == "sudo" || w == "nice" || w == "command" || w == "npx" || w == "bunx":
 			words = words[1:]
 		case w == "timeout" && len(words) > 1:
+			words = words[2:]
+		case len(words) > 1 && runners[w+" "+words[1]]:
 			words = words[2:]
 		default:
 			return words

@@ -127,3 +127,30 @@ func TestRunningAnEditedScriptVerifiesIt(t *testing.T) {
 		}
 	}
 }
+
+// The shipped list covers the common runners, spelled as people run them.
+func TestIsVerifyingRunners(t *testing.T) {
+	pats := DefaultValues().List("verify_patterns")
+	yes := []string{
+		"python -m unittest", "python3 -m unittest discover -s tests", "pytest -x tests/", "uv run pytest", "poetry run pytest -q",
+		"tox -e py311", "nox -s tests", "npm test", "pnpm test", "yarn test", "npm --silent test", "npx jest --ci", "jest",
+		"npx vitest run", "./node_modules/.bin/vitest run", "cargo test", "cargo +nightly test", "cargo check", "cargo clippy -- -D warnings",
+		"go test ./...", "go vet ./...", "go build ./...", "make test", "make -j4 check", "make -C sub test",
+		"mvn test", "mvn -q verify", "./mvnw verify", "gradle test", "./gradlew check", "dotnet test", "ctest --output-on-failure",
+		"rspec", "bundle exec rspec spec/a_spec.rb", "phpunit", "vendor/bin/phpunit", "mix test", "swift test",
+		"cd pkg && GOFLAGS=-count=1 go test ./...", "timeout 60 pytest",
+	}
+	no := []string{"ls", "cat a.go", "go run main.go", "go run -race test.go", "make", "make install", "python app.py",
+		"python -m http.server", "npm install", "npm run dev", "cargo run", "echo pytest", "git commit -m 'make test'", "mvn -q package",
+		"make -C test build"}
+	for _, c := range yes {
+		if !IsVerifying(c, pats) {
+			t.Errorf("%q does not verify", c)
+		}
+	}
+	for _, c := range no {
+		if IsVerifying(c, pats) {
+			t.Errorf("%q verifies", c)
+		}
+	}
+}

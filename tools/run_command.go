@@ -24,6 +24,7 @@ type runCommandParams struct {
 	Command        string `json:"command" description:"Shell command, run with bash -c. Stdin is closed: no interactive programs."`
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" description:"Kill the command after this many seconds (default 120, max 600)."`
 	Workdir        string `json:"workdir,omitempty" description:"Directory to run in, relative to the workspace root (default: the root)."`
+	Background     bool   `json:"background,omitempty" description:"Start the command as a background job and return its job id at once (a server, a long build, a watcher); read its output with job_output, stop it with job_stop. timeout_seconds does not apply."`
 }
 
 const runCommandDesc = `Run a shell command (bash -c) in the workspace and return its combined output and exit code. Use it to build, test, run linters and use git. Do not use it to read or edit files (use read_file, grep, edit_file). Long output keeps its head and tail. Stdin is closed, so interactive commands fail; pass non-interactive flags.`
@@ -35,6 +36,9 @@ type runCommand struct {
 
 func newRunCommand(ws *Workspace, opts Options) Tool {
 	rc := &runCommand{ws: ws, opts: opts}
+	if opts.Jobs != nil {
+		opts.Jobs.launch = rc.launch
+	}
 	return newTyped(NameRunCommand, runCommandDesc, Execute, rc.run)
 }
 
@@ -54,6 +58,9 @@ func (rc *runCommand) run(ctx context.Context, p runCommandParams) (Result, erro
 	dir, msg := rc.workdir(p.Workdir)
 	if msg != "" {
 		return errResult("%s", msg), nil
+	}
+	if p.Background {
+		return rc.startJob(p.Command, dir, p.Workdir, !writesApproved(ctx)), nil
 	}
 	res := rc.execTracking(ctx, p.Command, dir, time.Duration(timeout)*time.Second)
 	res.Output = note + res.Output
@@ -209,4 +216,34 @@ func (rc *runCommand) env() []string {
 		env = append(env, kv)
 	}
 	return append(env, "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat")
+}
+
+// launch is the command a background job runs: run_command's, with its
+// sandbox (the read-only one unless the call was approved) and
+// environment, in dir; done runs when the job has ended.
+func (rc *runCommand) launch(ctx context.Context, command, dir string, readOnly bool) (*exec.Cmd, func(), error) {
+	if sb := rc.opts.Sandbox; sb != nil && sb.Refuse != "" {
+		return nil, nil, errors.New(sb.Refuse)
+	}
+	cmd, done, err := rc.command(ctx, command, readOnly)
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd.Dir, cmd.Env = dir, rc.env()
+	return cmd, done, nil
+}
+
+// startJob starts command as a background job and says how to follow it.
+func (rc *runCommand) startJob(command, dir, workdir string, readOnly bool) Result {
+	if rc.opts.Jobs == nil {
+		return errResult("background commands are not available in this session; run it without background")
+	}
+	info, err := rc.opts.Jobs.start(command, dir, workdir, readOnly)
+	if err != nil {
+		return errResult("could not start the background job: %v", err)
+	}
+	return Result{
+		Output: fmt.Sprintf("Started background job %s: %s\nRead its output with job_output (job_id %q, wait_seconds to wait for progress); stop it with job_stop.", info.ID, command, info.ID),
+		Job:    &JobState{ID: info.ID, Started: true, Running: true, Command: command},
+	}
 }

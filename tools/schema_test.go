@@ -18,10 +18,12 @@ func TestToolContract(t *testing.T) {
 		NameGrep:       {"pattern", "path", "include", "ignore_case", "context"},
 		NameWriteFile:  {"path", "content"},
 		NameEditFile:   {"path", "old_string", "new_string", "replace_all"},
-		NameRunCommand: {"command", "timeout_seconds", "workdir"},
+		NameRunCommand: {"command", "timeout_seconds", "workdir", "background"},
+		NameJobOutput:  {"job_id", "wait_seconds", "filter"},
+		NameJobStop:    {"job_id"},
 	}
 	ws := newTestWS(t, nil)
-	ts := New(ws, Options{})
+	ts := New(ws, Options{Jobs: NewJobs(JobsOptions{})})
 	if len(ts) != len(want) {
 		t.Fatalf("New returned %d tools, want %d", len(ts), len(want))
 	}

@@ -19,11 +19,14 @@ type Options struct {
 	// MaxCommandOutput caps run_command output in bytes (head and tail
 	// kept); 0 means 32 KiB.
 	MaxCommandOutput int
+	// Jobs, when set, lets run_command start background jobs and adds
+	// job_output and job_stop; the session stops them when it ends.
+	Jobs *Jobs
 }
 
 // New returns every tool, bound to ws, in the order the model sees them.
 func New(ws *Workspace, opts Options) []Tool {
-	return []Tool{
+	set := []Tool{
 		newReadFile(ws),
 		newListDir(ws),
 		newGlob(ws),
@@ -32,6 +35,10 @@ func New(ws *Workspace, opts Options) []Tool {
 		newEditFile(ws),
 		newRunCommand(ws, opts),
 	}
+	if opts.Jobs != nil {
+		set = append(set, newJobOutput(opts.Jobs), newJobStop(opts.Jobs))
+	}
+	return set
 }
 
 // Names of the tools, for rules and prompts.

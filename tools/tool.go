@@ -34,6 +34,7 @@ type Result struct {
 	ExitCode *int         // run_command only
 	Changes  []FileChange // files written or edited, for undo and discipline
 	Reads    []ReadSpan   // file regions returned, for the re-read guard
+	Job      *JobState    // a call that started or read a background job
 }
 
 // FileChange records one file's content before and after a write, so the

@@ -152,6 +152,11 @@ func (m *Model) apply(ev agent.Event) {
 		m.status.Retrying(ev.Wait)
 	case agent.Notice:
 		m.notice(ev.Text)
+	case agent.JobChanged:
+		m.status.SetJobs(ev.Running)
+		if !ev.Job.Running {
+			m.notice(jobLine(ev.Job))
+		}
 	case agent.TaskStopped:
 		m.taskStopped(ev)
 	default:

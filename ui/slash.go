@@ -30,6 +30,7 @@ var slashCommands = []slashCommand{
 	{"/clear", "", "clear the screen (the conversation is kept)", (*Model).cmdClear},
 	{"/resume", "[ID]", "resume a logged session", (*Model).cmdResume},
 	{"/mcp", "", "MCP servers: state, tools, last stderr lines", (*Model).cmdMCP},
+	{"/jobs", "", "background jobs: running and ended", (*Model).cmdJobs},
 	{"/cost", "", "tokens and cost of the task and the session", (*Model).cmdCost},
 	{"/status", "", "model, endpoint, workspace, session, datalog, sandbox", (*Model).cmdStatus},
 	{"/quit", "", "quit keel", (*Model).cmdQuit},

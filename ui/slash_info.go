@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/ui/common"
 )
 
@@ -79,4 +80,39 @@ func orText(s, alt string) string {
 		return alt
 	}
 	return s
+}
+
+// cmdJobs lists the session's background jobs, running first.
+func (m *Model) cmdJobs(string) tea.Cmd {
+	var jobs []tools.JobInfo
+	if m.session != nil {
+		jobs = m.session.Jobs()
+	}
+	if len(jobs) == 0 {
+		m.notice("jobs: none (run_command with background true starts one)")
+		return nil
+	}
+	lines := []string{"jobs"}
+	for _, running := range []bool{true, false} {
+		for _, j := range jobs {
+			if j.Running == running {
+				lines = append(lines, jobLine(j))
+			}
+		}
+	}
+	m.notice(strings.Join(lines, "\n"))
+	return nil
+}
+
+// jobLine is one job as /jobs and the end notice show it.
+func jobLine(j tools.JobInfo) string {
+	state := "running"
+	switch {
+	case j.Running:
+	case j.StoppedBy != "":
+		state = "stopped by " + j.StoppedBy
+	case j.ExitCode != nil:
+		state = fmt.Sprintf("ended, exit code %d", *j.ExitCode)
+	}
+	return fmt.Sprintf("job %s  %s  %s  %s", j.ID, state, common.Bytes(j.OutputBytes), common.Clean(j.Command))
 }

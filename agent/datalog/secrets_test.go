@@ -128,6 +128,12 @@ func writeEverything(t *testing.T, db *DB, text string) {
 	if err := db.EndTask(ctx, sid, 1, end.Transitions, end.Plans, text, Totals{}); err != nil {
 		t.Fatal(err)
 	}
+	var job Job
+	fill(reflect.ValueOf(&job).Elem(), text)
+	job.SessionID, job.ID, job.Started = sid, "1", t0
+	if err := db.WriteJob(ctx, job); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.EndSession(ctx, sid, text, Totals{}); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +144,7 @@ func writeEverything(t *testing.T, db *DB, text string) {
 // never spell the mark whole): they need no redaction mark. Every other
 // text or blob column must show one.
 var keelColumns = map[string]bool{
-	"sessions.id": true, "file_changes.before_sha256": true, "file_changes.after_sha256": true,
+	"sessions.id": true, "jobs.job_id": true, "file_changes.before_sha256": true, "file_changes.after_sha256": true,
 	"recall_docs.kind": true, "recall_docs.scope": true, "recall_fts_data.block": true, "recall_fts_docsize.sz": true,
 }
 

@@ -14,12 +14,14 @@ import (
 
 // noFire is a legitimate session: it must end completed with no guard
 // firing; the only interventions are the scheduled checkpoints, at the
-// tool calls listed.
+// tool calls listed, and a read-only audit's stall nudge where it falls
+// on a checkpoint: its own event, but only a line of that checkpoint.
 type noFire struct {
 	name        string
 	su          suite
 	checkpoints []int
-	failing     int // tool calls that fail (the triage is of failures)
+	failing     int   // tool calls that fail (the triage is of failures)
+	folded      []int // checkpoints that carry a stall nudge
 }
 
 // TestDisciplineMustNotFire runs legitimate work through the real loop
@@ -44,10 +46,18 @@ func TestDisciplineMustNotFire(t *testing.T) {
 			}
 			want := []string{}
 			for _, n := range c.checkpoints {
+				if slices.Contains(c.folded, n) {
+					want = append(want, fmt.Sprintf("stall@%d", n))
+				}
 				want = append(want, fmt.Sprintf("reflection@%d", n))
 			}
 			if got := run.fired(); !slices.Equal(append([]string{}, got...), want) {
 				t.Errorf("fired %v, want %v", got, want)
+			}
+			for _, in := range run.interventions("stall") {
+				if strings.HasPrefix(in.Message, "Progress check") {
+					t.Errorf("a stall was sent on its own: %q", in.Message)
+				}
 			}
 			if got := run.failures(t); got != c.failing {
 				t.Errorf("%d tool calls failed, want %d: the session did not run as scripted", got, c.failing)
@@ -92,10 +102,10 @@ func triageSessions() []noFire {
 	}
 	greps := one(tc("run_command", "command", "grep -rn TODO ."), tc("run_command", "command", "grep -rn FIXME ."), tc("run_command", "command", "grep -rn XXX ."))
 	return []noFire{
-		{"triage of six Python scripts failing six ways", distinct, nil, 6},
-		{"triage of six Python scripts failing on the same missing module", module, nil, 6},
-		{"triage of six failing Go packages", suite{files: goTriage, rounds: script("six packages, six causes", goSix)}, nil, 6},
-		{"three searches that found nothing", suite{files: goFiles(3), rounds: script("no markers", greps)}, nil, 3},
+		{"triage of six Python scripts failing six ways", distinct, nil, 6, nil},
+		{"triage of six Python scripts failing on the same missing module", module, nil, 6, nil},
+		{"triage of six failing Go packages", suite{files: goTriage, rounds: script("six packages, six causes", goSix)}, nil, 6, nil},
+		{"three searches that found nothing", suite{files: goFiles(3), rounds: script("no markers", greps)}, nil, 3, nil},
 	}
 }
 
@@ -126,13 +136,13 @@ func readingSessions() []noFire {
 		parallel = append(parallel, llmtest.ToolRound(calls...))
 	}
 	return []noFire{
-		{"read a file whole, then focus on sub-ranges", suite{files: a, rounds: script("found it", focus)}, nil, 0},
-		{"page forward through a 2,000-line file", suite{files: long, rounds: script("read it all", paging)}, nil, 0},
-		{"overlapping pages, back to the start for a closer look", suite{files: long, rounds: script("ok", overlap)}, nil, 0},
-		{"cat, head and tail after read_file", suite{files: a, rounds: script("ok", catAfter)}, nil, 0},
-		{"wc -l and grep -n on files already read", suite{files: a, rounds: script("300 and 120 lines", counting)}, nil, 0},
-		{"a 40-file read-only audit, one file a round (cadence 10)", suite{files: goFiles(40), rounds: script("audit: all fine", audit)}, []int{10, 20, 30, 40}, 0},
-		{"a 40-file read-only audit, four files a round", suite{files: goFiles(40), rounds: script("audit: all fine", parallel)}, []int{12, 20, 32, 40}, 0},
+		{"read a file whole, then focus on sub-ranges", suite{files: a, rounds: script("found it", focus)}, nil, 0, nil},
+		{"page forward through a 2,000-line file", suite{files: long, rounds: script("read it all", paging)}, nil, 0, nil},
+		{"overlapping pages, back to the start for a closer look", suite{files: long, rounds: script("ok", overlap)}, nil, 0, nil},
+		{"cat, head and tail after read_file", suite{files: a, rounds: script("ok", catAfter)}, nil, 0, nil},
+		{"wc -l and grep -n on files already read", suite{files: a, rounds: script("300 and 120 lines", counting)}, nil, 0, nil},
+		{"a 40-file read-only audit, one file a round (cadence 10)", suite{files: goFiles(40), rounds: script("audit: all fine", audit)}, []int{10, 20, 30, 40}, 0, []int{30}},
+		{"a 40-file read-only audit, four files a round", suite{files: goFiles(40), rounds: script("audit: all fine", parallel)}, []int{12, 20, 32, 40}, 0, []int{32}},
 	}
 }
 
@@ -179,13 +189,13 @@ func editingSessions() []noFire {
 	appends := []llmtest.Call{tc("run_command", "command", "echo more >> data.txt"), tc("run_command", "command", "echo more >> data.txt"),
 		tc("run_command", "command", "echo more >> data.txt"), tc("run_command", "command", "wc -l data.txt")}
 	return []noFire{
-		{"four sed -i edits, each followed by the same passing go test", suite{files: goModule(true), rounds: script("four revisions, tests green", one(sedLoop...))}, nil, 0},
-		{"the same append three times, then a count", suite{files: map[string]string{"data.txt": "start\n"}, rounds: script("4 lines", one(appends...))}, nil, 0},
-		{"the same failing test after each edit, until the fix", suite{files: goModule(false), rounds: fixLoop}, nil, 3},
-		{"four edits, each followed by the same passing go test", suite{files: goModule(true), rounds: passing}, nil, 0},
-		{"read, edit, read the edited file again, three times", suite{files: notes, rounds: rereadEdited}, nil, 0},
-		{"an edit verified before answering", suite{files: goModule(false), rounds: verified}, nil, 0},
-		{"two files read and edited in turn (checkpoint at 10)", suite{files: goModule(true), rounds: alternating}, []int{10}, 0},
+		{"four sed -i edits, each followed by the same passing go test", suite{files: goModule(true), rounds: script("four revisions, tests green", one(sedLoop...))}, nil, 0, nil},
+		{"the same append three times, then a count", suite{files: map[string]string{"data.txt": "start\n"}, rounds: script("4 lines", one(appends...))}, nil, 0, nil},
+		{"the same failing test after each edit, until the fix", suite{files: goModule(false), rounds: fixLoop}, nil, 3, nil},
+		{"four edits, each followed by the same passing go test", suite{files: goModule(true), rounds: passing}, nil, 0, nil},
+		{"read, edit, read the edited file again, three times", suite{files: notes, rounds: rereadEdited}, nil, 0, nil},
+		{"an edit verified before answering", suite{files: goModule(false), rounds: verified}, nil, 0, nil},
+		{"two files read and edited in turn (checkpoint at 10)", suite{files: goModule(true), rounds: alternating}, []int{10}, 0, nil},
 	}
 }
 
@@ -209,9 +219,9 @@ func planningSessions() []noFire {
 	same := []llmtest.Round{llmtest.TextRound("Done."), llmtest.TextRound("Done."), llmtest.TextRound("Done.")}
 	noCadence := func(c *config.Config) { c.ReflectionCadence = 0 }
 	return []noFire{
-		{"a plan followed to completion", suite{files: goModule(false), rounds: planned}, nil, 0},
-		{"a dozen different commands (a checkpoint at 10)", suite{files: goModule(true), rounds: script("explored", commands)}, []int{10}, 0},
-		{"three tasks answered the same way", suite{rounds: same, prompts: []string{"first", "second", "third"}}, nil, 0},
-		{"go test ./... then each failing package alone, cadence off", suite{files: goTriage, cfg: noCadence, rounds: script("six packages fail", allThenEach())}, nil, 7},
+		{"a plan followed to completion", suite{files: goModule(false), rounds: planned}, nil, 0, nil},
+		{"a dozen different commands (a checkpoint at 10)", suite{files: goModule(true), rounds: script("explored", commands)}, []int{10}, 0, nil},
+		{"three tasks answered the same way", suite{rounds: same, prompts: []string{"first", "second", "third"}}, nil, 0, nil},
+		{"go test ./... then each failing package alone, cadence off", suite{files: goTriage, cfg: noCadence, rounds: script("six packages fail", allThenEach())}, nil, 7, nil},
 	}
 }

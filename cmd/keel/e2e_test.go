@@ -29,8 +29,14 @@ var (
 // $KEEL_INTERNAL_ERRORS set (exec: the process is keel's), so every run
 // of every e2e suite reports its internal errors (state transitions the
 // table lacks) to one file, which TestMain requires to be empty.
+// KEEL_E2E_BINARY names a binary to test instead (an older build, to see
+// a new test fail without its change); its internal errors are not
+// collected.
 func keelBinary(t *testing.T) string {
 	t.Helper()
+	if bin := os.Getenv("KEEL_E2E_BINARY"); bin != "" {
+		return bin
+	}
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "keel-bin-")
 		if err != nil {

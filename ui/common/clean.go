@@ -62,6 +62,9 @@ func CleanEvent(ev agent.Event) agent.Event {
 	case agent.InternalError:
 		e.What = Clean(e.What)
 		return e
+	case agent.JobChanged:
+		e.Job.Command, e.Job.Workdir = Clean(e.Job.Command), Clean(e.Job.Workdir)
+		return e
 	case agent.TaskStopped:
 		e.Message, e.Result = Clean(e.Message), Clean(e.Result)
 		if e.Err != nil {

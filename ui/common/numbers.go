@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/discipline"
 )
 
 // Cost is how ui shows an amount of dollars, everywhere: nil (no
@@ -43,8 +44,9 @@ func LoggedCost(usd float64, tokens int) *float64 {
 	return &usd
 }
 
-// Plural is n and a noun, with an s unless n is 1: "1 call", "2 calls".
-func Plural(n int, noun string) string { return strconv.Itoa(n) + " " + NounFor(n, noun) }
+// Plural is n and a noun, with keel's one plural rule (discipline.Plural):
+// "1 call", "2 calls".
+func Plural(n int, noun string) string { return discipline.Plural(n, noun) }
 
 // NounFor is the noun for n of it: "call" for 1, "calls" otherwise.
 func NounFor(n int, noun string) string {

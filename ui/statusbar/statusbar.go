@@ -48,6 +48,7 @@ type Model struct {
 	nextCheck  int
 	cadence    int
 	cancelling bool
+	jobs       int    // background jobs running
 	hint       string // one transient line, e.g. "press ctrl+c again to quit"
 }
 
@@ -83,6 +84,9 @@ func (s *Model) SetHint(h string) { s.hint = h }
 
 // Hint is the transient line shown instead of the bar ("" when none).
 func (s *Model) Hint() string { return s.hint }
+
+// SetJobs shows how many background jobs run (none: nothing shown).
+func (s *Model) SetJobs(n int) { s.jobs = n }
 
 // SetCancelling says a cancel was asked for (or is over).
 func (s *Model) SetCancelling(c bool) { s.cancelling = c }
@@ -214,6 +218,9 @@ func (s *Model) View(st theme.Styles, spin string, width int) string {
 		tok += " · " + common.Cost(s.cost)
 	}
 	parts = append(parts, tok, common.Plural(s.toolCalls, "call"))
+	if s.jobs > 0 {
+		parts = append(parts, common.Plural(s.jobs, "job")+" running")
+	}
 	if s.nextCheck > 0 {
 		parts = append(parts, "checkpoint in "+common.Plural(s.nextCheck, "call"))
 	}

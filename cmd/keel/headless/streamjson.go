@@ -120,6 +120,10 @@ func keelLine(ev agent.Event) line {
 		return line{"type": "notes", "notes": e.Notes, "evicted": e.Evicted}
 	case agent.InternalError:
 		return line{"type": "internal_error", "what": e.What}
+	case agent.JobChanged:
+		j := e.Job
+		return line{"type": "job", "job_id": j.ID, "command": j.Command, "running": j.Running, "exit_code": j.ExitCode,
+			"stopped_by": j.StoppedBy, "output_bytes": j.OutputBytes, "running_jobs": e.Running}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/discipline"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -178,13 +179,9 @@ func tokens(n int) string {
 	return strconv.Itoa(n)
 }
 
-// count is n and a noun, with an s unless n is 1: "1 round", "2 rounds".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+// count is n and a noun, with keel's one plural rule: "1 round", "2
+// rounds" (discipline.Plural).
+func count(n int, noun string) string { return discipline.Plural(n, noun) }
 
 // money is an amount of dollars as the log shows it. The datalog stores 0
 // when the model had no price: tokens used at no cost read "price unknown",

@@ -1,0 +1,55 @@
+package agent
+
+import (
+	"github.com/keel-dev/keel/agent/llm"
+	"github.com/keel-dev/keel/tools"
+)
+
+// lookBefore runs the workspace check before a round that runs a command
+// or reads a background job (the calls whose results may not show a
+// change), keeping what changed outside keel for the round's summary.
+func (t *task) lookBefore(calls []llm.ToolCall) (bool, []string) {
+	w := t.s.world
+	if w == nil || w.root == "" {
+		return false, nil
+	}
+	look := false
+	var named []string
+	for _, c := range calls {
+		switch c.Name {
+		case tools.NameRunCommand:
+			look = true
+			dir := w.root
+			if wd := workdirOf(c.Arguments); wd != "" {
+				dir = resolveIn(w.root, wd)
+			}
+			named = append(named, w.named(dir, commandOf(c.Arguments))...)
+		case tools.NameJobOutput:
+			look = true
+		}
+	}
+	if look {
+		t.outside = w.before(named)
+	}
+	return look, named
+}
+
+// lookAfter notes the files the round read and changed, and looks again
+// when the round looked before it.
+func (t *task) lookAfter(outs []outcome, look bool, named []string) {
+	w := t.s.world
+	if w == nil || w.root == "" {
+		return
+	}
+	for _, o := range outs {
+		for _, r := range o.result.Reads {
+			w.touch(r.Path, false)
+		}
+		for _, ch := range o.result.Changes {
+			w.touch(ch.Path, true)
+		}
+	}
+	if look {
+		w.after(named)
+	}
+}
