@@ -31,9 +31,11 @@ type SessionTracer struct {
 	e    *Exporter
 	info SessionInfo
 
+	started time.Time // when the session was made
+
 	mu       sync.Mutex
-	ctx      context.Context // the session span's
-	session  trace.Span
+	ctx      context.Context // the session span's; nil before the first task
+	session  trace.Span      // nil before the first task
 	task     trace.Span
 	taskCtx  context.Context
 	round    *openRound
@@ -57,13 +59,21 @@ type openRound struct {
 
 // Session starts a session's span and returns its tracer.
 func (e *Exporter) Session(info SessionInfo) *SessionTracer {
-	t := &SessionTracer{e: e, info: info, tools: map[string]trace.Span{}}
-	attrs := []attribute.KeyValue{keyProvider.String(info.Provider), keyRequestModel.String(info.Model), keyResumed.Bool(info.Resumed)}
-	if e.opts.LogContent && info.Workspace != "" {
-		attrs = append(attrs, keyWorkspace.String(e.content.text(info.Workspace)))
+	return &SessionTracer{e: e, info: info, tools: map[string]trace.Span{}, started: time.Now()}
+}
+
+// begin starts the session's span, dated from the session's start, with
+// its first task: a session opened and closed without a prompt sends
+// nothing.
+func (t *SessionTracer) begin() {
+	if t.session != nil {
+		return
 	}
-	t.ctx, t.session = e.tracer.Start(context.Background(), "keel session", trace.WithAttributes(attrs...))
-	return t
+	attrs := []attribute.KeyValue{keyProvider.String(t.info.Provider), keyRequestModel.String(t.info.Model), keyResumed.Bool(t.info.Resumed)}
+	if t.e.opts.LogContent && t.info.Workspace != "" {
+		attrs = append(attrs, keyWorkspace.String(t.e.content.text(t.info.Workspace)))
+	}
+	t.ctx, t.session = t.e.tracer.Start(context.Background(), "keel session", trace.WithTimestamp(t.started), trace.WithAttributes(attrs...))
 }
 
 // Bind names the session's id as it becomes known (the session is made
@@ -122,7 +132,8 @@ func (t *SessionTracer) End(id string) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.ended {
+	if t.ended || t.session == nil {
+		t.ended = true
 		return
 	}
 	now := time.Now()
@@ -151,6 +162,7 @@ func (t *SessionTracer) conversation(s trace.Span) {
 }
 
 func (t *SessionTracer) startTask(e agent.TaskStarted) {
+	t.begin()
 	if t.task != nil { // a task that never said it stopped
 		t.task.End()
 	}

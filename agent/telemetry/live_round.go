@@ -25,6 +25,7 @@ func (t *SessionTracer) parent() context.Context {
 	case t.taskCtx != nil:
 		return t.taskCtx
 	}
+	t.begin()
 	return t.ctx
 }
 
@@ -43,10 +44,7 @@ func (t *SessionTracer) startRound(e agent.RoundFinished) {
 	t.answer.Reset()
 	t.retries = 0
 	start := now.Add(-e.Duration)
-	ctx := t.taskCtx
-	if ctx == nil {
-		ctx = t.ctx
-	}
+	ctx := t.parent()
 	r := &openRound{facts: f, start: start}
 	r.ctx, r.span = t.e.tracer.Start(ctx, roundName(model), trace.WithTimestamp(start), trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithAttributes(f.attrs()...))

@@ -1,8 +1,10 @@
 package telemetry
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 )
@@ -131,5 +133,22 @@ func TestLiveContentIsRedacted(t *testing.T) {
 				t.Errorf("span %s attribute %s carries the secret", s.Name, kv.Key)
 			}
 		}
+	}
+}
+
+// A session opened and closed without a prompt (the TUI started and
+// quit) sends no span.
+func TestSessionWithoutATaskSendsNothing(t *testing.T) {
+	c := newCollector(t)
+	e := startExporter(t, c, Options{})
+	tr := e.Session(SessionInfo{Provider: "fake", Model: "m"})
+	tr.End("sess-0")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := e.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if spans := c.allSpans(); len(spans) != 0 {
+		t.Errorf("an empty session sent %v", names(spans))
 	}
 }

@@ -157,7 +157,7 @@ func TestOTLPDeadCollectorDoesNotFailTheTask(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "empty main") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	if !strings.Contains(errOut, "did not take") || !strings.Contains(errOut, "spans were not sent to "+dead) {
+	if !strings.Contains(errOut, "did not take") || !strings.Contains(errOut, "span(s) were not sent to "+dead) {
 		t.Errorf("stderr does not warn about the collector: %q", errOut)
 	}
 }

@@ -120,7 +120,7 @@ func (a *app) closeTelemetry() {
 	defer cancel()
 	err := exp.Shutdown(ctx)
 	if n := exp.Dropped(); n > 0 || err != nil {
-		msg := fmt.Sprintf("keel: telemetry: %d spans were not sent to %s", n, exp.Where())
+		msg := fmt.Sprintf("keel: telemetry: %d span(s) were not sent to %s", n, exp.Where())
 		if err != nil {
 			msg += fmt.Sprintf(" (%v)", err)
 		}
