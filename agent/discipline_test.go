@@ -129,3 +129,23 @@ func TestReadLoopGetsRereadThenHalt(t *testing.T) {
 		t.Errorf("interventions = %q, want reread first and halt last", got)
 	}
 }
+
+// A checkpoint answered by more tool calls, with no text, is unanswered
+// at once; the task's final answer is not its reply (issue 32: the card
+// waited, then showed the final answer).
+func TestCheckpointAnsweredByCallsIsUnanswered(t *testing.T) {
+	rounds := distinctCalls(3)
+	rounds = append(rounds[:3], llmtest.ToolRound(call("z", "echo", `{"path":"z"}`)), llmtest.TextRound("All done."))
+	s, _ := newSession(t, llmtest.Rounds(rounds...), func(o *Options) { o.Discipline.ReflectionCadence = 3 })
+	evs, st := runTask(t, context.Background(), s, "go")
+	if ans := eventsOf[InterventionAnswered](evs); len(ans) != 0 {
+		t.Fatalf("the final answer was attached to the checkpoint: %+v", ans)
+	}
+	un := eventsOf[ReflectionRecorded](evs)
+	if len(un) != 1 || un[0].Status != ReflectionUnanswered || un[0].Seq != st.Summary.Interventions[0].Seq {
+		t.Fatalf("the checkpoint was not settled as unanswered: %+v", un)
+	}
+	if in := st.Summary.Interventions; len(in) != 1 || in[0].Reply != "" {
+		t.Errorf("summary interventions = %+v", in)
+	}
+}

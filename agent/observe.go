@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/keel-dev/keel/discipline"
 )
@@ -169,14 +170,20 @@ func (t *task) lastFired(in *discipline.Intervention) Intervention {
 	return Intervention{Kind: string(in.Kind), Why: in.Why, Message: in.Message}
 }
 
-// answerInterventions attaches the model's first text after a checkpoint
-// to the checkpoint, when reflection is free text (structured reflection
-// is answered by the reflect call: checkAnswered, takeReflection).
+// answerInterventions attaches the response right after a checkpoint to
+// it, when reflection is free text (structured reflection is answered by
+// the reflect call: checkAnswered, takeReflection): its text is the
+// answer; a response with none (only tool calls) leaves the checkpoint
+// unanswered, and a later text (the task's final answer) is not its reply.
 func (t *task) answerInterventions(text string) {
-	if t.s.structured() || text == "" || len(t.checkpoints.awaiting) == 0 {
+	if t.s.structured() || len(t.checkpoints.awaiting) == 0 {
 		return
 	}
 	for _, seq := range t.checkpoints.awaiting {
+		if strings.TrimSpace(text) == "" {
+			t.s.out.send(ReflectionRecorded{Seq: seq, Status: ReflectionUnanswered})
+			continue
+		}
 		t.attachReply(seq, text)
 	}
 	t.checkpoints.awaiting = nil

@@ -140,8 +140,10 @@ func (m *Model) apply(ev agent.Event) {
 		if ev.Intervention.Kind == "reflection" {
 			m.plan.Checkpoint()
 		}
+	case agent.AssistantMessage:
+		m.calling = len(ev.ToolCalls) > 0
 	case agent.InterventionAnswered:
-		m.tr.AnswerCard(ev.Seq, ev.Text)
+		m.tr.AnswerCard(ev.Seq, ev.Text, m.calling)
 	case agent.PlanChanged:
 		m.plan.SetPlan(ev.Plan)
 	case agent.ReportUpdated:

@@ -12,7 +12,7 @@ import (
 
 const (
 	cardWaiting    = "waiting for the model's answer…"
-	cardNoAnswer   = "no answer: the model did not write one before the task ended"
+	cardNoAnswer   = "not answered: the task ended first"
 	cardAnswerText = "Task: find the leak. Next: read pool.go."
 )
 

@@ -38,6 +38,7 @@ type Model struct {
 	lastTyped   time.Time        // when a character was last typed into the input
 
 	tr      *transcript.Model // the conversation, and the round that is streaming
+	calling bool              // the last response asked for tool calls: its text answered a checkpoint, not the task
 	plan    planpanel.Model
 	status  statusbar.Model // the agent's state, and the retry countdown
 	input   editor.Model

@@ -16,11 +16,19 @@ import (
 // ev was one of them.
 func (m *Model) applyReasoning(ev agent.Event) bool {
 	switch ev := ev.(type) {
+	case agent.ReflectionRecorded:
+		switch {
+		case ev.Seq == 0:
+		case ev.Status == agent.ReflectionUnanswered:
+			m.tr.UnansweredCard(ev.Seq, "the next round started without a reply")
+		case ev.Reflection != nil:
+			m.tr.ReflectCard(ev.Seq, *ev.Reflection)
+		}
 	case agent.LessonsOffered:
 		m.notice(ev.Note)
 	case agent.InternalError:
 		m.errorCard("keel internal error: " + ev.What + " — the task goes on; please report it")
-	case agent.NotesChanged, agent.ReflectionRecorded: // the card's reply comes as InterventionAnswered
+	case agent.NotesChanged:
 	default:
 		return false
 	}

@@ -25,14 +25,16 @@ func TestReasoningSlashCommands(t *testing.T) {
 func TestUnansweredCheckpointCard(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	cp := agent.Intervention{Seq: 1, Kind: "reflection", AtToolCall: 10, Why: "checkpoint after 10 tool calls", Message: "[Checkpoint: …]", Action: "inject"}
-	send(m, events(agent.InterventionFired{Intervention: cp}, agent.InterventionAnswered{Seq: 1, Text: agent.UnansweredReply}))
-	if !strings.Contains(plain(m), "unanswered: the next round brought no reflect call") {
+	send(m, events(agent.InterventionFired{Intervention: cp}, agent.InterventionAnswered{Seq: 1, Text: agent.UnansweredReply + "; the model wrote: I will go on."},
+		agent.ReflectionRecorded{Seq: 1, Status: agent.ReflectionUnanswered}))
+	if got := plain(m); !strings.Contains(got, "not answered: the next round brought no reflect call") || strings.Contains(got, "the model wrote") {
 		t.Errorf("card:\n%s", plain(m))
 	}
 	r := agent.Reflection{Progress: "found the bug", Evidence: []string{"call_3"}, NextAction: "edit", Confidence: 0.7, Adjustment: "continue"}
 	cp.Seq = 2
-	send(m, events(agent.InterventionFired{Intervention: cp}, agent.InterventionAnswered{Seq: 2, Text: r.Text()}))
-	for _, want := range []string{"progress: found the bug", "evidence: call_3", "confidence 0.70 · adjustment continue"} {
+	send(m, events(agent.InterventionFired{Intervention: cp}, agent.InterventionAnswered{Seq: 2, Text: r.Text()},
+		agent.ReflectionRecorded{Seq: 2, Status: agent.ReflectionAnswered, Reflection: &r}))
+	for _, want := range []string{"progress    found the bug", "evidence    call_3", "next        edit", "confidence  0.70", "adjustment  continue"} {
 		if !strings.Contains(plain(m), want) {
 			t.Errorf("the card lacks %q:\n%s", want, plain(m))
 		}

@@ -95,7 +95,8 @@ func TestWrapKeepsHyphenatedWordsWhole(t *testing.T) {
 func TestKeyArgumentIsCompactJSON(t *testing.T) {
 	cases := []struct{ tool, args, want string }{
 		{"run_command", `{"command":"go test ./..."}`, "go test ./..."},
-		{"reflect", `{"progress":"ok","evidence":["a < b","c"],"confidence":0.9}`, `{"confidence":0.9,"evidence":["a < b","c"],"progress":"ok"}`},
+		{"note", `{"text":"ok","tags":["a < b","c"],"weight":0.9}`, `{"tags":["a < b","c"],"text":"ok","weight":0.9}`},
+		{"reflect", `{"progress":"ok","evidence":["a"],"confidence":0.9,"adjustment":"continue"}`, "continue · confidence 0.90"},
 		{"x", `not json`, "not json"},
 	}
 	for _, c := range cases {

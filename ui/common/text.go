@@ -3,6 +3,7 @@ package common
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -67,6 +68,12 @@ func KeyArgument(tool, args string) string {
 	var m map[string]any
 	if json.Unmarshal([]byte(args), &m) != nil {
 		return OneLine(args)
+	}
+	if tool == "reflect" { // its card shows the reflection: the line says only what keel does with it
+		if adj, ok := m["adjustment"].(string); ok {
+			conf, _ := m["confidence"].(float64)
+			return OneLine(fmt.Sprintf("%s · confidence %.2f", adj, conf))
+		}
 	}
 	for _, k := range []string{"command", "path", "pattern", "goal", "query", "url"} {
 		if v, ok := m[k].(string); ok && v != "" {

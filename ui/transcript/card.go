@@ -43,21 +43,73 @@ func (r *renderer) card(e *Entry, width int) []string {
 		body = append(body, r.st.Bold.Render("sent to the model:"))
 		body = append(body, r.abridge(common.Wrap(r.st.Status, in.Message, inner), e.expanded)...)
 	}
-	switch {
-	case in.Reply != "":
-		body = append(body, r.st.Bold.Render("answer:"))
-		body = append(body, r.abridge(common.Wrap(r.st.Status, in.Reply, inner), e.expanded)...)
-	case in.Action == "inject" && e.settled:
-		body = append(body, r.st.Dim.Render("no answer: the model did not write one before the task ended"))
-	case in.Action == "inject":
-		body = append(body, r.st.Dim.Render("waiting for the model's answer…"))
-	}
+	body = append(body, r.cardAnswer(e, inner)...)
 	style := r.st.Card
 	if in.Action == "halt" || in.Action == "ask" {
 		style = r.st.CardHalt
 	}
 	box := style.Width(inner + 4).Render(strings.Join(body, "\n"))
 	return strings.Split(box, "\n")
+}
+
+// cardAnswer is the end of a card: the model's answer (a reflect call's
+// fields, or its reply rendered as the transcript renders answers), why
+// none came, or that one is awaited.
+func (r *renderer) cardAnswer(e *Entry, width int) []string {
+	in := e.card
+	switch {
+	case strings.HasPrefix(in.Reply, agent.UnansweredReply): // the text the model wrote instead is below the card
+		return common.Wrap(r.st.Dim, "not answered: "+strings.TrimPrefix(agent.UnansweredReply, "unanswered: "), width)
+	case e.refl != nil:
+		return append([]string{r.st.Bold.Render("answer:")}, r.abridge(r.reflection(e.refl, width), e.expanded)...)
+	case in.Reply != "":
+		md := r.md.Render(common.Clean(in.Reply), width)
+		for len(md) > 0 && strings.TrimSpace(ansi.Strip(md[len(md)-1])) == "" {
+			md = md[:len(md)-1]
+		}
+		return append([]string{r.st.Bold.Render("answer:")}, r.abridge(md, e.expanded)...)
+	case e.cardNote != "":
+		return common.Wrap(r.st.Dim, "not answered: "+e.cardNote, width)
+	case in.Action == "inject" && e.settled:
+		return []string{r.st.Dim.Render("not answered: the task ended first")}
+	case in.Action == "inject":
+		return []string{r.st.Dim.Render("waiting for the model's answer…")}
+	}
+	return nil
+}
+
+// reflection draws a reflect call's fields, each on its own lines.
+func (r *renderer) reflection(rf *agent.Reflection, width int) []string {
+	var out []string
+	field := func(name, value string) {
+		if value = strings.TrimSpace(common.Clean(value)); value != "" {
+			lines := common.Wrap(r.st.Status, value, width-12)
+			for i := range lines {
+				label := ""
+				if i == 0 {
+					label = name
+				}
+				lines[i] = r.st.Dim.Render(fmt.Sprintf("%-12s", label)) + lines[i]
+			}
+			out = append(out, lines...)
+		}
+	}
+	field("progress", rf.Progress)
+	field("evidence", strings.Join(rf.Evidence, "; "))
+	field("blockers", strings.Join(rf.Blockers, "; "))
+	field("next", rf.NextAction)
+	adj := rf.Adjustment
+	switch rf.Adjustment {
+	case agent.AdjustDecompose:
+		adj += ": " + strings.Join(rf.SubSteps, "; ")
+	case agent.AdjustAskUser:
+		adj += ": " + rf.Question
+	case agent.AdjustStop:
+		adj += ": " + rf.Summary
+	}
+	field("confidence", fmt.Sprintf("%.2f", rf.Confidence))
+	field("adjustment", adj)
+	return out
 }
 
 func (r *renderer) cardHead(in *agent.Intervention, width int) string {

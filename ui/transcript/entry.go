@@ -57,7 +57,9 @@ type Entry struct {
 	expanded  bool
 	tool      *toolCall
 	card      *agent.Intervention
-	settled   bool // a card whose task has ended: an answer it lacks will not come
+	settled   bool              // a card whose task has ended: an answer it lacks will not come
+	refl      *agent.Reflection // a checkpoint's structured answer (a reflect call)
+	cardNote  string            // why a checkpoint has no answer ("" while one may come)
 
 	version int
 	cache   renderCache

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -18,6 +19,7 @@ import (
 // scheduled to redraw what streamed.
 type liveRound struct {
 	answer, reasoning *Entry
+	lastAnswer        *Entry // the newest answer of the task, streamed or ended (a checkpoint's reply)
 	tools             map[string]*Entry
 	cards             map[int]*Entry
 	framePending      bool
@@ -32,6 +34,7 @@ func (t *Model) AppendAnswer(text string) {
 	}
 	if l.answer == nil {
 		l.answer = t.add(&Entry{kind: kindAssistant, streaming: true})
+		l.lastAnswer = l.answer
 	}
 	l.answer.text += text
 	l.answer.dirty = true // redrawn on the next frame, not per delta
@@ -54,7 +57,7 @@ func (t *Model) DropPartial() {
 			t.Remove(e)
 		}
 	}
-	t.live.answer, t.live.reasoning = nil, nil
+	t.live.answer, t.live.reasoning, t.live.lastAnswer = nil, nil, nil
 }
 
 // EndStream closes the streaming entries: the answer is rendered whole,
@@ -77,6 +80,7 @@ func (t *Model) finishEntry(e *Entry) {
 // EndTask closes the round at the end of a task: nothing streams or runs.
 func (t *Model) EndTask() {
 	t.EndStream()
+	t.live.lastAnswer = nil
 	clear(t.live.tools)
 	for _, e := range t.live.cards {
 		e.settled = true
@@ -122,10 +126,39 @@ func (t *Model) AddCard(in agent.Intervention) {
 	t.live.cards[in.Seq] = t.add(&Entry{kind: kindCard, card: &in})
 }
 
-// AnswerCard puts the model's reply to a checkpoint on its card.
-func (t *Model) AnswerCard(seq int, text string) {
+// AnswerCard puts the model's reply to a checkpoint on its card. With
+// fold, the reply streamed as an answer below the card is taken into it,
+// so it is not shown twice (fold is false for a task's final answer,
+// which stays in the conversation).
+func (t *Model) AnswerCard(seq int, text string, fold bool) {
+	e := t.live.cards[seq]
+	if e == nil {
+		return
+	}
+	e.card.Reply = text
+	if a := t.live.lastAnswer; fold && a != nil && strings.TrimSpace(common.Clean(a.text)) == strings.TrimSpace(common.Clean(text)) {
+		t.Remove(a)
+		if t.live.answer == a {
+			t.live.answer = nil
+		}
+		t.live.lastAnswer = nil
+	}
+	t.changed(e)
+}
+
+// ReflectCard puts a checkpoint's structured answer (the model's reflect
+// call) on its card.
+func (t *Model) ReflectCard(seq int, r agent.Reflection) {
 	if e := t.live.cards[seq]; e != nil {
-		e.card.Reply = text
+		e.refl = &r
+		t.changed(e)
+	}
+}
+
+// UnansweredCard settles a checkpoint the next round did not answer.
+func (t *Model) UnansweredCard(seq int, why string) {
+	if e := t.live.cards[seq]; e != nil && e.card.Reply == "" && e.refl == nil {
+		e.cardNote = why
 		t.changed(e)
 	}
 }

@@ -20,7 +20,7 @@ import (
 // keel sent on the model's behalf (a checkpoint's prompt, a reminder)
 // are not user turns: live they showed as their card, or not at all.
 func (t *Model) LoadLog(d *datalog.SessionDetail) {
-	b := logReplay{t: t, root: d.Session.ProjectRoot}
+	b := logReplay{t: t, root: d.Session.ProjectRoot, cardsAt: map[[2]int]*Entry{}}
 	if d.Tail && len(d.Rounds) > 0 {
 		t.Notice("loading the earlier rounds of this session…")
 		b.task, b.prompted = d.Rounds[0].Round.TaskSeq, true // the tail starts inside a task: its prompt is above
@@ -51,6 +51,8 @@ type logReplay struct {
 	root     string // the project's root, which diffs name paths from
 	task     int
 	prompted bool
+	cardsAt  map[[2]int]*Entry // checkpoint cards by round and index, for their reflections
+	replies  map[string]bool   // the previous round's card replies: live, that answer was folded into its card
 }
 
 // round adds one round's entries: its messages, then its cards, then how
@@ -83,7 +85,9 @@ func (b *logReplay) round(rd *datalog.RoundDetail, last bool) {
 			b.assistant(m.Msg, rd, results)
 		}
 	}
+	b.replies = nil
 	b.cards(rd, last)
+	b.reflections(rd.Reflections)
 	if last {
 		b.stopped(rd.Transitions)
 	}
@@ -94,8 +98,8 @@ func (b *logReplay) assistant(msg llm.Message, rd *datalog.RoundDetail, results 
 	if strings.TrimSpace(msg.Reasoning) != "" {
 		t.add(&Entry{kind: kindReasoning, text: msg.Reasoning})
 	}
-	if strings.TrimSpace(msg.Content) != "" {
-		t.add(&Entry{kind: kindAssistant, text: msg.Content})
+	if strings.TrimSpace(msg.Content) != "" && !(len(msg.ToolCalls) > 0 && b.replies[strings.TrimSpace(msg.Content)]) {
+		t.add(&Entry{kind: kindAssistant, text: msg.Content}) // a checkpoint's reply shows on its card only
 	}
 	for i, c := range msg.ToolCalls {
 		tc := &toolCall{id: c.ID, name: common.Clean(c.Name), args: common.Clean(c.Arguments)}
@@ -223,7 +227,32 @@ func (b *logReplay) cards(rd *datalog.RoundDetail, last bool) {
 		default:
 			in.Action = "ask"
 		}
-		b.t.add(&Entry{kind: kindCard, card: &in, settled: true}) // its task has ended
+		e := b.t.add(&Entry{kind: kindCard, card: &in, settled: true}) // its task has ended
+		b.cardsAt[[2]int{rd.Round.Seq, iv.Index}] = e
+		if in.Reply != "" {
+			if b.replies == nil {
+				b.replies = map[string]bool{}
+			}
+			b.replies[strings.TrimSpace(in.Reply)] = true
+		}
+	}
+}
+
+// reflections puts the round's checkpoint answers (reflect calls, or that
+// none came) on the cards of the checkpoints they answer.
+func (b *logReplay) reflections(rs []datalog.Reflection) {
+	for _, r := range rs {
+		e := b.cardsAt[[2]int{r.CheckpointRound, r.CheckpointIndex}]
+		if e == nil {
+			continue
+		}
+		var rf agent.Reflection
+		switch {
+		case r.Status == datalog.ReflectionUnanswered:
+			e.cardNote = "the next round started without a reply"
+		case len(r.JSON) > 0 && json.Unmarshal(r.JSON, &rf) == nil:
+			e.refl = &rf
+		}
 	}
 }
 
