@@ -82,14 +82,16 @@ func fileBody(i int) string {
 }
 
 // benchConfig is the user config of the benchmark run. The defaults stay,
-// except the limits and the one guard the synthetic workload trips by
+// except the limits and the guards the synthetic workload trips by
 // design: a model that cycles through ten unchanged files repeats the same
-// call with the same result, which keel rightly halts as a loop.
+// call with the same result and re-reads the same lines, which keel
+// rightly halts as a loop.
 const benchConfig = `max_turns = 0
 max_tool_calls = 0
 
 [discipline]
 repeat_halt = 0
+reread_halt = 0
 `
 
 // Dirs are the temporary directories of one run.
