@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -78,4 +80,48 @@ func TestCheckpointCardSettlesLive(t *testing.T) {
 			t.Fatalf("the card should say not answered and the final answer show once, outside it:\n%s", got)
 		}
 	})
+}
+
+// longEdit is an edit whose lines are wider than any dialog and longer
+// than its preview.
+func longEdit() agent.PermissionRequest {
+	var old, new strings.Builder
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&old, "\tline %d: return strings.Join(names[:len(names)-2], \", \") + \" and \" + names[len(names)-1] // end-%d\n", i, i)
+		fmt.Fprintf(&new, "\tline %d: return strings.Join(names[:len(names)-1], \", \") + \" and \" + names[len(names)-1] // end-%d\n", i, i)
+	}
+	args, _ := json.Marshal(map[string]string{"path": "greet/greet.go", "old_string": old.String(), "new_string": new.String()})
+	return agent.PermissionRequest{CallID: "p1", Tool: "edit_file", Args: string(args), Summary: "greet/greet.go", Grant: "edit_file: all edits this session"}
+}
+
+// The permission dialog wraps long diff lines instead of cutting them,
+// and v shows the whole change in a pager (issue 32), at 80×24 and at
+// 120×40 with the plan panel open.
+func TestPermissionDialogShowsTheWholeChange(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := newTestModel(t, sz[0], sz[1])
+			send(m, events(agent.PlanChanged{Plan: agent.Plan{Goal: "Fix greet", Steps: []agent.Step{{Title: "Fix List", Status: "active"}}}}))
+			prompt(m, "fix greet")
+			askPending(t, m, longEdit())
+			got := plain(m)
+			if strings.Contains(got, "…\n") || !strings.Contains(got, "// end-1") || !strings.Contains(got, "v shows the whole change") {
+				t.Fatalf("the dialog cuts the change or offers no way to see it:\n%s", got)
+			}
+			golden(t, m, fmt.Sprintf("permission_long_%dx%d", sz[0], sz[1]))
+			send(m, press("v"))
+			for i := 0; i < 20 && !strings.Contains(plain(m), "// end-20"); i++ {
+				send(m, press("pgdown"))
+			}
+			got = plain(m)
+			if !strings.Contains(got, "// end-20") || !strings.Contains(got, "the whole change") {
+				t.Fatalf("the pager never reached the change's end:\n%s", got)
+			}
+			golden(t, m, fmt.Sprintf("permission_pager_%dx%d", sz[0], sz[1]))
+			send(m, press("esc"))
+			if got := plain(m); !strings.Contains(got, "Allow edit_file?") || !m.dialogs.Active() {
+				t.Fatalf("esc should go back to the question, not answer it:\n%s", got)
+			}
+		})
+	}
 }

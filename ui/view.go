@@ -74,7 +74,7 @@ func (m *Model) mainView() string {
 	}
 	var overlay []string
 	if m.dialogs.Active() {
-		overlay = strings.Split(m.dialogs.View(m.st, w), "\n")
+		overlay = strings.Split(m.dialogs.View(m.st, w, h), "\n")
 	}
 	overlay = overlay[:min(len(overlay), h)]
 	for i, l := range overlay {

@@ -22,7 +22,8 @@ import (
 // guard questions (continue / stop / guidance) and plans to approve.
 type Model struct {
 	pending []*Request
-	typing  bool // entering a deny reason or guidance
+	typing  bool   // entering a deny reason or guidance
+	pager   *pager // the question's whole change, shown instead of it (pager.go)
 	text    textedit.Model
 	keys    keys.DialogKeys
 	// guardUntil: keys that reach a question before this were typed for
@@ -87,7 +88,10 @@ func (d *Model) Prune() {
 // transcript describing the decision ("" when none was made).
 func (d *Model) Key(msg tea.KeyPressMsg) (string, tea.Cmd) {
 	r := d.pending[0]
-	if d.typing {
+	switch {
+	case d.pager != nil:
+		return d.pagerKey(msg)
+	case d.typing:
 		return d.typingKey(r, msg)
 	}
 	switch {
@@ -121,6 +125,8 @@ func (d *Model) permKey(r *Request, msg tea.KeyPressMsg) (string, tea.Cmd) {
 		return "", d.startTyping("reason for the model (optional), Enter denies")
 	case key.Matches(msg, k.DenyNow):
 		return d.reply(r, answer{perm: permReply(false, false, "")}, "denied "+r.perm.Tool), nil
+	case key.Matches(msg, k.ViewDiff):
+		d.openPager(r)
 	}
 	return "", nil
 }
@@ -184,17 +190,21 @@ func (d *Model) reply(r *Request, a answer, line string) string {
 	r.answer(a)
 	d.pending = d.pending[1:]
 	d.stopTyping()
+	d.pager = nil
 	return line
 }
 
-// View renders the first question as a bordered box width columns wide.
-func (d *Model) View(st theme.Styles, width int) string {
+// View renders the first question as a bordered box width columns wide
+// and at most height rows high (the pager fills them).
+func (d *Model) View(st theme.Styles, width, height int) string {
 	r := d.pending[0]
 	inner := max(width-4, 10)
 	var lines []string
 	switch {
+	case d.pager != nil:
+		lines = d.pagerLines(st, inner, height)
 	case r.perm != nil:
-		lines = d.permLines(st, r, inner)
+		lines = d.permLines(st, r, inner, height)
 	case r.plan != nil:
 		lines = d.planLines(st, r.plan, inner)
 	default:
@@ -210,7 +220,9 @@ func (d *Model) View(st theme.Styles, width int) string {
 	return st.Dialog.Width(width).Render(strings.Join(lines, "\n"))
 }
 
-func (d *Model) permLines(st theme.Styles, r *Request, width int) []string {
+// permLines is a permission question; an edit's preview gets what of
+// height the rest leaves (at most previewLines), the pager the whole.
+func (d *Model) permLines(st theme.Styles, r *Request, width, height int) []string {
 	p := r.perm
 	title := "Allow " + p.Tool + "?"
 	if p.Destructive {
@@ -225,13 +237,20 @@ func (d *Model) permLines(st theme.Styles, r *Request, width int) []string {
 		body = p.Args
 	}
 	lines = append(lines, common.Wrap(st.Bold, body, width)...)
+	keys := []key.Binding{d.keys.Allow, d.keys.AllowSession, d.keys.Deny}
 	if prev := editPreview(p.Tool, p.Args); prev != "" {
-		lines = append(lines, common.Diff(st, prev, width, true)...)
+		diff := common.WrappedDiff(st, prev, width) // long lines wrap: nothing of the change is cut
+		room := min(max(height-len(lines)-9, 3), previewLines) // the borders, the keys, the grant, "… more"
+		if more := len(diff) - room; more > 0 {
+			diff = append(diff[:room:room], st.Dim.Render(fmt.Sprintf("… %d more lines: v shows the whole change", more)))
+		}
+		lines = append(lines, diff...)
+		keys = append(keys, d.keys.ViewDiff)
 	}
 	if d.typing {
 		return lines
 	}
-	lines = append(lines, "", d.hints(st, width, d.keys.Allow, d.keys.AllowSession, d.keys.Deny))
+	lines = append(lines, "", d.hints(st, width, keys...))
 	if p.Grant != "" {
 		lines = append(lines, common.Wrap(st.Dim, "s covers: "+p.Grant, width)...)
 	}
@@ -264,13 +283,28 @@ func (d *Model) planLines(st theme.Styles, p *agent.Plan, width int) []string {
 	return append(lines, "", d.hints(st, width, d.keys.Approve, d.keys.Revise, d.keys.CancelTask))
 }
 
-// hints is the line of keys under a question, from the bindings' help.
+// hints is the keys under a question, from the bindings' help: one line,
+// or more when they do not fit (a key cut off the line could not be
+// found).
 func (d *Model) hints(st theme.Styles, width int, bs ...key.Binding) string {
-	parts := make([]string, len(bs))
-	for i, b := range bs {
-		parts[i] = st.StatusKey.Render(b.Help().Key) + " " + b.Help().Desc
+	var lines []string
+	line, lineW := "", 0
+	for _, b := range bs {
+		part := st.StatusKey.Render(b.Help().Key) + " " + b.Help().Desc
+		w := ansi.StringWidth(part)
+		if lineW > 0 && lineW+3+w > width {
+			lines, line, lineW = append(lines, line), "", 0
+		}
+		if lineW > 0 {
+			line, lineW = line+"   ", lineW+3
+		}
+		line, lineW = line+part, lineW+w
 	}
-	return ansi.Truncate(strings.Join(parts, "   "), width, "…")
+	lines = append(lines, line)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, width, "…")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // editPreview is a diff-like preview of an edit or a write, from its

@@ -47,7 +47,7 @@ func TestOneQuestionAtATime(t *testing.T) {
 	r2, done2 := ask(t, context.Background(), b, agent.PermissionRequest{Tool: "edit_file", Summary: "b.txt",
 		Args: `{"old_string":"x","new_string":"y"}`})
 	d.Push(r2, time.Time{}, time.Time{})
-	if v := ansi.Strip(d.View(st, 80)); !strings.Contains(v, "Allow write_file?") || !strings.Contains(v, "1 of 2 pending") {
+	if v := ansi.Strip(d.View(st, 80, 40)); !strings.Contains(v, "Allow write_file?") || !strings.Contains(v, "1 of 2 pending") {
 		t.Fatalf("the first question should show, with the count:\n%s", v)
 	}
 	if line, _ := d.Key(tea.KeyPressMsg{Code: 'a', Text: "a"}); line != "allowed write_file once" {
@@ -56,7 +56,7 @@ func TestOneQuestionAtATime(t *testing.T) {
 	if err := <-done1; err != nil {
 		t.Fatalf("the first asker got %v, want allowed", err)
 	}
-	if v := ansi.Strip(d.View(st, 80)); !strings.Contains(v, "Allow edit_file?") || !strings.Contains(v, "+y") {
+	if v := ansi.Strip(d.View(st, 80, 40)); !strings.Contains(v, "Allow edit_file?") || !strings.Contains(v, "+y") {
 		t.Fatalf("the second question should show with its edit's preview:\n%s", v)
 	}
 	d.Key(tea.KeyPressMsg{Code: tea.KeyEscape})

@@ -60,6 +60,12 @@ type DialogKeys struct {
 	CancelTask   key.Binding
 	Submit       key.Binding
 	Back         key.Binding
+	ViewDiff     key.Binding // the whole change, in a pager
+	PagerUp      key.Binding
+	PagerDown    key.Binding
+	PagerPgUp    key.Binding
+	PagerPgDown  key.Binding
+	PagerBack    key.Binding
 }
 
 // The dialogs draw their hints from these labels and descriptions.
@@ -77,11 +83,20 @@ func defaultDialogKeys() DialogKeys {
 		CancelTask:   bind("c", "cancel the task", "c", "esc"),
 		Submit:       bind("enter", "send what you typed", "enter"),
 		Back:         bind("esc", "back to the question", "esc"),
+		ViewDiff:     bind("v", "view the whole change", "v"),
+		PagerUp:      bind("↑/k", "scroll up", "up", "k"),
+		PagerDown:    bind("↓/j", "scroll down", "down", "j"),
+		PagerPgUp:    bind("pgup", "page up", "pgup", "b"),
+		PagerPgDown:  bind("pgdn/space", "page down", "pgdown", "space", " "),
+		PagerBack:    bind("esc/v/q", "back to the question", "esc", "v", "q"),
 	}
 }
 
 func (k DialogKeys) perm() []key.Binding {
-	return []key.Binding{k.Allow, k.AllowSession, k.Deny, k.DenyNow}
+	return []key.Binding{k.Allow, k.AllowSession, k.Deny, k.DenyNow, k.ViewDiff}
+}
+func (k DialogKeys) pager() []key.Binding {
+	return []key.Binding{k.PagerUp, k.PagerDown, k.PagerPgUp, k.PagerPgDown, k.PagerBack}
 }
 func (k DialogKeys) guard() []key.Binding  { return []key.Binding{k.Continue, k.Stop, k.Guide} }
 func (k DialogKeys) plan() []key.Binding   { return []key.Binding{k.Approve, k.Revise, k.CancelTask} }

@@ -96,6 +96,7 @@ func (k KeyMap) Sections() []Section {
 		{"Editing", k.Edit.bindings()},
 		{"Completion (@file, /command)", k.Completion.bindings()},
 		{"Permission question", k.Dialog.perm()},
+		{"The whole change (v in a permission question)", k.Dialog.pager()},
 		{"Guard question", k.Dialog.guard()},
 		{"Plan approval", k.Dialog.plan()},
 		{"Typing a reason or guidance", k.Dialog.typing()},
