@@ -239,7 +239,7 @@ func (d *Model) permLines(st theme.Styles, r *Request, width, height int) []stri
 	lines = append(lines, common.Wrap(st.Bold, body, width)...)
 	keys := []key.Binding{d.keys.Allow, d.keys.AllowSession, d.keys.Deny}
 	if prev := editPreview(p.Tool, p.Args); prev != "" {
-		diff := common.WrappedDiff(st, prev, width) // long lines wrap: nothing of the change is cut
+		diff := common.WrappedDiff(st, prev, width)            // long lines wrap: nothing of the change is cut
 		room := min(max(height-len(lines)-9, 3), previewLines) // the borders, the keys, the grant, "… more"
 		if more := len(diff) - room; more > 0 {
 			diff = append(diff[:room:room], st.Dim.Render(fmt.Sprintf("… %d more lines: v shows the whole change", more)))
