@@ -141,6 +141,13 @@ func runApproved(r *sandbox.Runner, dir, home, cmd string) {
 	c.Dir = dir
 	c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C", fastRaceExit}
 	_ = c.Run()
+	// A helper killed at its deadline (a loaded machine) leaves its
+	// command's processes to this test, the subreaper: kill them before
+	// the next command, or a late write would be blamed on it.
+	if c.Process != nil {
+		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+	}
+	sandbox.KillDescendants()
 	g.Restore()
 }
 
