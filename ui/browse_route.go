@@ -12,7 +12,12 @@ func (m *Model) openBrowser() tea.Cmd {
 		return nil
 	}
 	m.browser = browser.New(m.keys.Browser)
-	return browser.ListSessions(m.opts.DB)
+	live := ""
+	if m.session != nil {
+		live = m.session.ID()
+	}
+	m.browser.SetScope(m.opts.Status.Workspace, live)
+	return browser.ListSessions(m.opts.DB, m.browser.Project())
 }
 
 // browserKey passes a key to the browser and carries out what it asks.
@@ -22,6 +27,8 @@ func (m *Model) browserKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.browser = nil
 	case browser.Load:
 		return browser.LoadSession(m.opts.DB, m.browser.SelectedID())
+	case browser.Reload:
+		return browser.ListSessions(m.opts.DB, m.browser.Project())
 	case browser.Resume:
 		id := m.browser.SelectedID()
 		m.browser = nil

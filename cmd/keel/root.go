@@ -25,6 +25,9 @@ type app struct {
 	tel processTelemetry
 	// evalLessons is keel eval's lessons datalog (evallessons.go).
 	evalLessons lessonStore
+	// resumedElsewhere says that the session being resumed was logged in
+	// another project; buildSession hands it to the session's notices.
+	resumedElsewhere string
 }
 
 // globalFlags are the flags every command accepts (persistent on root).

@@ -131,7 +131,9 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 		ws: ws, env: env, tools: toolset, policy: policy, runner: runner, model: opts.Model, provider: opts.ProviderName,
 		tracer: tracer, tel: tel}
 	mcpTools.Start() // in the background: their tools join the requests that follow their start
-	for _, n := range []string{notice, telNotice} {
+	elsewhere := a.resumedElsewhere
+	a.resumedElsewhere = ""
+	for _, n := range []string{notice, telNotice, elsewhere} {
 		if n != "" {
 			b.notices = append(b.notices, n)
 		}
@@ -246,6 +248,10 @@ func (a *app) startOrResume(ctx context.Context, db *datalog.DB, opts *agent.Opt
 			return usageError(fmt.Errorf("session %s cannot be resumed: %w; keel log show %s shows what it recorded, and keel without -c starts a new session", id, err, datalog.ShortID(id)))
 		}
 		opts.History, opts.Plan, opts.TaskSeq, opts.RoundSeq, opts.Notes = r.history, r.plan, r.taskSeq, r.roundSeq, r.notes
+		if r.project != "" && r.project != rec.ProjectRoot {
+			a.resumedElsewhere = fmt.Sprintf("session %s was logged in another project, %s; it goes on here, in %s, where its paths may not exist",
+				datalog.ShortID(id), r.project, rec.ProjectRoot)
+		}
 		opts.SessionID = id
 		opts.Recorder = agent.NewRecorder(db, id, 0, true)
 		return nil

@@ -136,6 +136,7 @@ type resumed struct {
 	taskSeq  int
 	roundSeq int
 	notes    []agent.Note
+	project  string // the project root it was logged in
 }
 
 func loadResumed(ctx context.Context, db *datalog.DB, id string) (resumed, error) {
@@ -149,7 +150,7 @@ func loadResumed(ctx context.Context, db *datalog.DB, id string) (resumed, error
 	if err != nil {
 		return r, err
 	}
-	r.roundSeq = s.Totals.Rounds
+	r.roundSeq, r.project = s.Totals.Rounds, s.ProjectRoot
 	if note := undoneNote(ctx, db, id, s.ProjectRoot); note != nil {
 		r.history = append(r.history, *note)
 	}

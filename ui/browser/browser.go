@@ -45,6 +45,11 @@ type Model struct {
 	loading  bool
 	err      string
 	keys     keys.BrowserKeys
+
+	here, live string // this project's root and the running session's id (scope.go)
+	all        bool   // every project's sessions, not only this one's
+	confirm    string // the other project of a session to resume, asked about first
+	note       string // a one-line answer to the last key ("that is the session running now")
 }
 
 // New is a browser waiting for its sessions list (ListSessions).
@@ -62,11 +67,12 @@ type DetailMsg struct {
 	Err    error
 }
 
-// ListSessions loads the newest sessions. db is captured, not read from
-// the model, so the command touches no model state.
-func ListSessions(db *datalog.DB) tea.Cmd {
+// ListSessions loads the newest sessions of project ("" for every
+// project's). db is captured, not read from the model, so the command
+// touches no model state.
+func ListSessions(db *datalog.DB, project string) tea.Cmd {
 	return func() tea.Msg {
-		s, err := db.ListSessions(context.Background(), datalog.Filter{Limit: 500})
+		s, err := db.ListSessions(context.Background(), datalog.Filter{Limit: 500, Project: project})
 		return SessionsMsg{Sessions: s, Err: err}
 	}
 }
@@ -116,11 +122,16 @@ const (
 	Close         // leave the browser
 	Load          // load the selected session's rounds (LoadSession)
 	Resume        // resume the selected session
+	Reload        // list the sessions again, of Project()
 )
 
 // Key handles one key (height is the rows a round in full scrolls by); the
 // root model carries out the returned action.
 func (b *Model) Key(k tea.KeyPressMsg, height int) Action {
+	b.note = ""
+	if b.confirm != "" {
+		return b.confirmKey(k)
+	}
 	switch b.level {
 	case levelSessions:
 		return b.sessionsKey(k)
@@ -135,6 +146,8 @@ func (b *Model) Key(k tea.KeyPressMsg, height int) Action {
 func (b *Model) sessionsKey(msg tea.KeyPressMsg) Action {
 	k := b.keys
 	switch {
+	case key.Matches(msg, k.Scope):
+		return b.toggleScope()
 	case typed(msg):
 		b.filter += msg.Text
 		b.cursor = 0
@@ -159,9 +172,7 @@ func (b *Model) sessionsKey(msg tea.KeyPressMsg) Action {
 			return Load
 		}
 	case key.Matches(msg, k.Resume):
-		if b.SelectedID() != "" {
-			return Resume
-		}
+		return b.askResume()
 	}
 	return None
 }
@@ -200,7 +211,7 @@ func (b *Model) roundsKey(msg tea.KeyPressMsg) Action {
 			b.level, b.round, b.scroll = levelRound, nil, 0
 		}
 	case key.Matches(msg, k.Resume):
-		return Resume
+		return b.askResume()
 	}
 	return None
 }
@@ -220,7 +231,7 @@ func (b *Model) roundKey(msg tea.KeyPressMsg, height int) Action {
 	case key.Matches(msg, k.Top):
 		b.scroll = 0
 	case key.Matches(msg, k.Resume):
-		return Resume
+		return b.askResume()
 	}
 	return None
 }

@@ -20,13 +20,8 @@ func (b *Model) View(st theme.Styles, width, height int) string {
 	var body []string
 	switch b.level {
 	case levelSessions:
-		title = "Sessions"
-		if b.filter != "" {
-			title += "  filter: " + b.filter
-		} else {
-			title += "  (type to filter)"
-		}
-		help = "↑/↓ move · enter open · ctrl+r resume · esc close"
+		title = b.sessionsTitle()
+		help = "↑/↓ move · enter open · ctrl+r resume · tab " + map[bool]string{true: "this project", false: "all projects"}[b.all] + " · esc close"
 		body = b.sessionLines(st, width, height-3)
 	case levelRounds:
 		s := b.detail.Session
@@ -50,7 +45,14 @@ func (b *Model) View(st theme.Styles, width, height int) string {
 	for len(lines) < height-1 {
 		lines = append(lines, "")
 	}
-	lines = append(lines[:height-1], st.Dim.Render(ansi.Truncate(help, width, "…")))
+	last := st.Dim.Render(ansi.Truncate(help, width, "…"))
+	switch {
+	case b.confirm != "":
+		last = st.Warn.Render(ansi.Truncate("Resume here? "+b.confirmText(), width, "…"))
+	case b.note != "":
+		last = st.Warn.Render(ansi.Truncate(b.note, width, "…"))
+	}
+	lines = append(lines[:height-1], last)
 	return strings.Join(lines, "\n")
 }
 
@@ -71,12 +73,34 @@ func (b *Model) sessionLines(st theme.Styles, width, height int) []string {
 	var out []string
 	for i := b.listTop; i < len(fs) && len(out) < height; i++ {
 		s := fs[i]
-		row := fmt.Sprintf("%s  %s  %-20s %4d %-6s  %s  %s", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
-			ansi.Truncate(common.OneLine(s.Provider+"/"+s.Model), 20, "…"), s.Totals.Rounds, common.NounFor(s.Totals.Rounds, "round"),
-			common.OneLine(s.FirstPrompt), st.Dim.Render("· "+common.OneLine(s.StopReason)))
+		project := ""
+		if b.all {
+			project = fmt.Sprintf("%-16s ", ansi.Truncate(projectName(s.ProjectRoot), 16, "…"))
+		}
+		rounds := fmt.Sprintf("%4d %-6s", s.Totals.Rounds, common.NounFor(s.Totals.Rounds, "round"))
+		stop := "· " + common.OneLine(s.StopReason)
+		if s.ID == b.live {
+			rounds, stop = fmt.Sprintf("%-11s", "  live"), "· the session running now"
+		}
+		row := fmt.Sprintf("%s  %s  %s%-20s %s  %s  %s", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"), project,
+			ansi.Truncate(common.OneLine(s.Provider+"/"+s.Model), 20, "…"), rounds,
+			common.OneLine(s.FirstPrompt), st.Dim.Render(stop))
 		out = append(out, cursorLine(st, i == b.cursor, row, width))
 	}
 	return out
+}
+
+// sessionsTitle names the list: this project's sessions (by its name) or
+// every project's, and the filter.
+func (b *Model) sessionsTitle() string {
+	title := "Sessions of every project"
+	if b.Project() != "" {
+		title = "Sessions of " + projectName(b.here) + " (" + common.OneLine(b.here) + ")"
+	}
+	if b.filter != "" {
+		return title + "  filter: " + b.filter
+	}
+	return title + "  (type to filter)"
 }
 
 // cursorLine marks the line under the cursor.

@@ -115,6 +115,7 @@ type BrowserKeys struct {
 	Resume   key.Binding
 	Erase    key.Binding
 	Back     key.Binding
+	Scope    key.Binding // this project's sessions, or every project's
 }
 
 func defaultBrowserKeys() BrowserKeys {
@@ -129,11 +130,12 @@ func defaultBrowserKeys() BrowserKeys {
 		Resume:   bind("ctrl+r/r", "resume the session", "ctrl+r", "r"),
 		Erase:    bind("backspace", "erase the filter", "backspace"),
 		Back:     bind("esc", "back, or close the list", "esc", "backspace"),
+		Scope:    bind("tab", "all projects / this one", "tab"),
 	}
 }
 
 func (k BrowserKeys) bindings() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Resume, k.Erase, k.Back}
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Resume, k.Erase, k.Back, k.Scope}
 }
 
 // HelpKeys scroll the help; any other key closes it.
