@@ -35,6 +35,7 @@ type Result struct {
 	Changes  []FileChange // files written or edited, for undo and discipline
 	Reads    []ReadSpan   // file regions returned, for the re-read guard
 	Job      *JobState    // a call that started or read a background job
+	Images   []Image      // pictures for the model: image input where it accepts images
 }
 
 // FileChange records one file's content before and after a write, so the

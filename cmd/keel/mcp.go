@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -116,8 +117,9 @@ func (a *app) mcpCommand() *cobra.Command {
 }
 
 // listMCP starts every server, waits for each start to end (bounded by
-// its startup_timeout) and prints the report; a server that fails is
-// reported, not an error.
+// its startup_timeout) and prints the report. A server that failed (or
+// whose configuration cannot be used) makes it exit 1, its error printed
+// once, in the report.
 func (a *app) listMCP(ctx context.Context, cfg *config.Config) error {
 	cwd, err := a.workDir()
 	if err != nil {
@@ -131,8 +133,21 @@ func (a *app) listMCP(ctx context.Context, cfg *config.Config) error {
 	defer m.Close()
 	m.Start()
 	m.WaitStarted(ctx)
-	_, err = fmt.Fprintln(a.stdout, mcpReport(m))
-	return err
+	sts := m.Status(mcpStderrLines)
+	if _, err := fmt.Fprintln(a.stdout, termtext.Sanitize(mcp.Report(sts))); err != nil {
+		return err
+	}
+	var failed []string
+	for _, st := range sts {
+		if st.State != mcp.StateReady {
+			failed = append(failed, st.Name)
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(a.stderr, "keel: %d of %d MCP servers are not ready: %s\n", len(failed), len(sts), strings.Join(failed, ", "))
+		return &exitError{code: exitFailed}
+	}
+	return nil
 }
 
 // mcpNotifier is where a session's MCP notices go: the setup's (the

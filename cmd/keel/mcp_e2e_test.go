@@ -179,20 +179,29 @@ func TestBadMCPConfigNeverBlocks(t *testing.T) {
 
 func TestMCPList(t *testing.T) {
 	t.Parallel() // waits on processes: overlaps the package's other tests
-	home := mcpHome(t, testServerConfig(t)+"\n[mcp.servers.bad]\nargs = [\"x\"]\n")
+	home := mcpHome(t, testServerConfig(t)+"\n[mcp.servers.bad]\nargs = [\"x\"]\n\n[mcp.servers.gone]\ncommand = \"no-such-mcp-server-binary\"\n")
 	out, errOut, code := runKeelHome(t, home, nil, project(t), "", "mcp", "list")
-	if code != 0 {
-		t.Fatalf("exit %d; stderr: %s", code, errOut)
+	if code != 1 {
+		t.Fatalf("exit %d with two servers not ready, want 1; stderr: %s", code, errOut)
 	}
 	for _, want := range []string{
 		"bad: disabled (stdio: x) — [mcp.servers.bad] needs command",
+		"gone: failed (stdio: no-such-mcp-server-binary) — it exited before answering",
 		"test: ready (stdio: " + mcpServerBinary(t) + ")",
-		"mcp__test__echo, ", "mcp__test__odd_name_with_chars",
+		"  tools (11):\n    mcp__test__crash\n    mcp__test__echo\n",
+		"    mcp__test__odd_name_with_chars\n",
+		"  prompts (1):\n    /test:review\n",
 		"  stderr:\n    mcptest: starting",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("keel mcp list lacks %q:\n%s", want, out)
 		}
+	}
+	if n := strings.Count(out, "no-such-mcp-server-binary\": executable file not found"); n != 1 {
+		t.Errorf("the missing binary's error is printed %d times, want once:\n%s", n, out)
+	}
+	if !strings.Contains(errOut, "keel: 2 of 3 MCP servers are not ready: bad, gone") {
+		t.Errorf("stderr = %q", errOut)
 	}
 }
 

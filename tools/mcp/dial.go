@@ -74,28 +74,30 @@ const terminateWait = 250 * time.Millisecond
 // everything it started before its process group is killed.
 const stopGrace = 2 * time.Second
 
-// dial connects, initializes and lists the tools, within ctx.
-func (s *server) dial(ctx context.Context) (*link, []*sdk.Tool, error) {
-	client := sdk.NewClient(&sdk.Implementation{Name: "keel", Version: s.opts.Version}, nil)
+// dial connects, initializes and lists what the server offers, within
+// ctx.
+func (s *server) dial(ctx context.Context) (*link, listing, error) {
+	client := sdk.NewClient(&sdk.Implementation{Name: "keel", Version: s.opts.Version}, s.clientOptions())
 	transport, cmd := s.transport()
 	sess, err := client.Connect(ctx, transport, nil)
 	if err != nil {
 		if cmd != nil {
 			killGroup(cmd)
 		}
-		return nil, nil, s.explain(ctx, err)
+		return nil, listing{}, s.explain(ctx, err, cmd)
 	}
 	l := &link{sess: sess, cmd: cmd}
-	list, err := listTools(ctx, sess)
+	got, err := list(ctx, sess)
 	if err != nil {
 		l.end()
-		return nil, nil, s.explain(ctx, fmt.Errorf("listing its tools: %w", err))
+		return nil, listing{}, s.explain(ctx, err, nil)
 	}
-	return l, list, nil
+	return l, got, nil
 }
 
 // transport is the stdio command (in its own process group, with the
-// scrubbed environment and stderr captured) or the HTTP endpoint.
+// scrubbed environment, stderr captured and stdout lines that are not
+// JSON-RPC kept apart) or the HTTP endpoint.
 func (s *server) transport() (sdk.Transport, *exec.Cmd) {
 	if s.cfg.URL != "" {
 		hc := *s.opts.HTTPClient
@@ -110,7 +112,7 @@ func (s *server) transport() (sdk.Transport, *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		setGroup(cmd)
 	}
-	return &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, cmd
+	return &stdioTransport{cmd: cmd, noise: s.noise, terminate: terminateWait}, cmd
 }
 
 // command is the server's command line, through Options.Command when
@@ -155,13 +157,16 @@ func expand(m map[string]string, getenv func(string) string) map[string]string {
 }
 
 // explain makes a start failure one clear clause: a timeout names its
-// setting; a stdio server's last stderr line is added when there is one.
-func (s *server) explain(ctx context.Context, err error) error {
+// setting; a stdio server that exited before answering says so, with the
+// last line of its stderr, instead of the SDK's "connection closed".
+func (s *server) explain(ctx context.Context, err error, cmd *exec.Cmd) error {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		err = fmt.Errorf("it did not answer within %s (startup_timeout in [mcp.servers.%s] sets the limit)", s.cfg.StartTimeout, s.cfg.Name)
 	case errors.Is(ctx.Err(), context.Canceled):
 		return errClosed
+	case cmd != nil && cmd.ProcessState != nil:
+		err = fmt.Errorf("it exited before answering (%s)", cmd.ProcessState)
 	}
 	if last := lastLine(s.stderr.Tail(1)); last != "" && s.cfg.URL == "" {
 		return fmt.Errorf("%w; its stderr ends: %s", err, last)

@@ -15,8 +15,9 @@ import (
 // tools.Group: put it in the session's tool list and the policy's, and
 // the agent offers Members in its place. It is safe for concurrent use.
 type Manager struct {
-	opts    Options
-	servers []*server // by name
+	opts     Options
+	servers  []*server    // by name
+	resTools []tools.Tool // list_resources and read_resource
 }
 
 var _ tools.Group = (*Manager)(nil)
@@ -29,6 +30,7 @@ func New(servers []ServerConfig, opts Options) *Manager {
 		m.servers = append(m.servers, newServer(c, &m.opts))
 	}
 	slices.SortFunc(m.servers, func(a, b *server) int { return strings.Compare(a.cfg.Name, b.cfg.Name) })
+	m.resTools = m.resourceTools()
 	return m
 }
 
@@ -88,7 +90,8 @@ func (m *Manager) Run(context.Context, json.RawMessage) (tools.Result, error) {
 }
 
 // Members are the tools of every server that listed them, ready or
-// stopped (a call starts a stopped server again), by server name.
+// stopped (a call starts a stopped server again), by server name, then
+// the resource tools once a server offers resources.
 func (m *Manager) Members() []tools.Tool {
 	var out []tools.Tool
 	for _, s := range m.servers {
@@ -98,12 +101,20 @@ func (m *Manager) Members() []tools.Tool {
 		}
 		s.mu.Unlock()
 	}
+	if m.offersResources() {
+		out = append(out, m.resTools...)
+	}
 	return out
 }
 
 // Member finds a tool by keel's name, including one of a server that has
 // not listed its tools yet.
 func (m *Manager) Member(name string) (tools.Tool, bool) {
+	for _, t := range m.resTools {
+		if t.Name() == name && len(m.servers) > 0 {
+			return t, true
+		}
+	}
 	srv := serverOf(name)
 	for _, s := range m.servers {
 		if s.cfg.Name == srv {
@@ -126,6 +137,9 @@ type Status struct {
 	Omitted   int // tools beyond MaxTools, not offered
 	Starts    int // how many times keel started it
 	Stderr    string
+	Noise     string   // the last stdout lines that were not JSON-RPC (skipped)
+	Resources int      // resources it listed when it started
+	Prompts   []string // its prompts as slash commands: "SERVER:PROMPT"
 }
 
 // ToolInfo is one tool in a Status.
@@ -149,7 +163,11 @@ func (s *server) status(stderrLines int) Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := Status{Name: s.cfg.Name, Transport: s.cfg.Transport(), Target: s.cfg.target(), State: s.state,
-		Omitted: s.omitted, Starts: s.starts, Stderr: s.stderr.Tail(stderrLines)}
+		Omitted: s.omitted, Starts: s.starts, Stderr: s.stderr.Tail(stderrLines), Noise: s.noise.Tail(stderrLines),
+		Resources: s.resources}
+	for _, p := range s.prompts {
+		st.Prompts = append(st.Prompts, PromptCommand(s.cfg.Name, p.Name))
+	}
 	if s.err != nil && s.state != StateReady {
 		st.Err = s.err.Error()
 	}

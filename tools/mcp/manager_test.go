@@ -17,7 +17,7 @@ import (
 func TestStdioServerToolsAndCalls(t *testing.T) {
 	m, _ := newManager(t, Options{}, stdioServer("test", nil))
 	started(t, m)
-	want := "mcp__test__crash mcp__test__echo mcp__test__env mcp__test__fail mcp__test__hang mcp__test__huge mcp__test__odd_name_with_chars mcp__test__spawn"
+	want := "mcp__list_resources mcp__read_resource mcp__test__crash mcp__test__echo mcp__test__env mcp__test__fail mcp__test__hang mcp__test__huge mcp__test__image mcp__test__noisy mcp__test__odd_name_with_chars mcp__test__progress mcp__test__spawn"
 	got := strings.Fields(memberNames(m))
 	if strings.Join(sorted(got), " ") != want {
 		t.Fatalf("members = %v, want %s", got, want)

@@ -6,12 +6,14 @@ import (
 )
 
 // Report is the servers' statuses as plain text, for /mcp and keel mcp
-// list: one line per server, then its tools and the last lines of its
-// stderr, indented. The text holds what servers wrote: sanitise it for
-// a terminal.
+// list: one line per server (its state, transport and target, and why it
+// failed), then, indented, its tools one per line (a name is never split
+// by wrapping), what else it offers, the stdout lines keel skipped and
+// the last lines of its stderr. The text holds what servers wrote:
+// sanitise it for a terminal.
 func Report(sts []Status) string {
 	if len(sts) == 0 {
-		return "no MCP servers are configured (add an [mcp.servers.NAME] table to keel's configuration)"
+		return "no MCP servers are configured (keel mcp add NAME -- COMMAND, or an [mcp.servers.NAME] table in keel's configuration)"
 	}
 	var b strings.Builder
 	for i, st := range sts {
@@ -30,22 +32,51 @@ func writeStatus(b *strings.Builder, st Status) {
 	}
 	b.WriteByte('\n')
 	if len(st.Tools) > 0 {
-		names := make([]string, len(st.Tools))
-		for i, t := range st.Tools {
-			names[i] = t.Name
+		fmt.Fprintf(b, "  tools (%d):\n", len(st.Tools))
+		for _, t := range st.Tools {
+			fmt.Fprintf(b, "    %s", t.Name)
 			if t.ReadOnly {
-				names[i] += " (read-only)"
+				b.WriteString(" (read-only)")
 			}
+			b.WriteByte('\n')
 		}
-		fmt.Fprintf(b, "  tools (%d): %s\n", len(st.Tools), strings.Join(names, ", "))
 	}
 	if st.Omitted > 0 {
 		fmt.Fprintf(b, "  %d more tools not offered (at most %d per server)\n", st.Omitted, MaxTools)
 	}
-	if st.Stderr != "" {
-		b.WriteString("  stderr:\n")
-		for _, l := range strings.Split(st.Stderr, "\n") {
-			fmt.Fprintf(b, "    %s\n", l)
+	writeOffers(b, st)
+	writeLines(b, "stdout lines that were not JSON-RPC (skipped)", st.Noise, "")
+	writeLines(b, "stderr", st.Stderr, st.Err)
+}
+
+// writeOffers lists the server's resources and prompts, when it has any.
+func writeOffers(b *strings.Builder, st Status) {
+	if st.Resources > 0 {
+		fmt.Fprintf(b, "  resources: %d (the model reads them with %s and %s)\n", st.Resources, ListResourcesTool, ReadResourceTool)
+	}
+	if len(st.Prompts) > 0 {
+		fmt.Fprintf(b, "  prompts (%d):\n", len(st.Prompts))
+		for _, p := range st.Prompts {
+			fmt.Fprintf(b, "    /%s\n", p)
 		}
+	}
+}
+
+// writeLines writes a titled block of a server's output, indented; a
+// line the error above already quotes is left out, so each error shows
+// once.
+func writeLines(b *strings.Builder, title, text, quoted string) {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.TrimSpace(l) != "" && (quoted == "" || !strings.Contains(quoted, strings.TrimSpace(l))) {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "  %s:\n", title)
+	for _, l := range lines {
+		fmt.Fprintf(b, "    %s\n", l)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // State is where a server is in its life.
@@ -30,26 +32,31 @@ var errClosed = errors.New("keel is shutting MCP servers down")
 
 // server is one configured server and its connection, when it has one.
 type server struct {
-	cfg    ServerConfig
-	opts   *Options
-	stderr *tailBuffer
+	cfg      ServerConfig
+	opts     *Options
+	stderr   *tailBuffer
+	noise    *tailBuffer // stdout lines that were not JSON-RPC, skipped
+	progress progressRoutes
 
-	mu       sync.Mutex
-	state    State
-	err      error
-	link     *link   // the live connection, when ready
-	tools    []*tool // last listed, kept while stopped so the model can call them again
-	listed   bool    // the server listed its tools at least once
-	omitted  int     // tools left out beyond MaxTools
-	done     chan struct{}
-	cancel   context.CancelFunc // cancels the start in flight
-	closed   bool
-	starts   int
-	reported bool // the current failure was reported
+	mu        sync.Mutex
+	state     State
+	err       error
+	link      *link         // the live connection, when ready
+	tools     []*tool       // last listed, kept while stopped so the model can call them again
+	listed    bool          // the server listed its tools at least once
+	omitted   int           // tools left out beyond MaxTools
+	resources int           // resources it listed at its last start
+	prompts   []*sdk.Prompt // its prompts, as listed at its last start
+	done      chan struct{}
+	cancel    context.CancelFunc // cancels the start in flight
+	closed    bool
+	starts    int
+	reported  bool // the current failure was reported
 }
 
 func newServer(cfg ServerConfig, opts *Options) *server {
-	s := &server{cfg: cfg, opts: opts, stderr: newTailBuffer(opts.StderrMax), done: make(chan struct{})}
+	s := &server{cfg: cfg, opts: opts, stderr: newTailBuffer(opts.StderrMax),
+		noise: newTailBuffer(opts.StderrMax), done: make(chan struct{})}
 	close(s.done)
 	if p := cfg.problem(); p != "" {
 		s.state, s.err = StateDisabled, errors.New(p)
@@ -77,7 +84,7 @@ func (s *server) start() <-chan struct{} {
 func (s *server) connect(ctx context.Context, cancel context.CancelFunc, done chan struct{}) {
 	defer cancel()
 	defer close(done)
-	l, list, err := s.dial(ctx)
+	l, got, err := s.dial(ctx)
 	s.mu.Lock()
 	if err == nil && s.closed {
 		err = errClosed
@@ -94,7 +101,8 @@ func (s *server) connect(ctx context.Context, cancel context.CancelFunc, done ch
 		return
 	}
 	s.state, s.err, s.link, s.reported, s.listed = StateReady, nil, l, false, true
-	s.tools, s.omitted = s.adapt(list)
+	s.tools, s.omitted = s.adapt(got.tools)
+	s.resources, s.prompts = got.resources, got.prompts
 	s.mu.Unlock()
 	go s.watch(l)
 }

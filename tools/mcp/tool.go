@@ -26,7 +26,10 @@ type tool struct {
 	class  tools.Class
 }
 
-var _ tools.Tool = (*tool)(nil)
+var (
+	_ tools.Tool        = (*tool)(nil)
+	_ tools.Progressive = (*tool)(nil)
+)
 
 func (t *tool) Name() string            { return t.name }
 func (t *tool) Description() string     { return t.desc }
@@ -106,19 +109,25 @@ func inputSchema(in any) json.RawMessage {
 // HTTP server refused because it no longer knows the session (it was
 // restarted) never ran: it is made again once on a new connection.
 func (t *tool) Run(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+	return t.RunProgress(ctx, args, nil)
+}
+
+// RunProgress is Run with the server's progress notifications for the
+// call handed to report (nil: not asked for).
+func (t *tool) RunProgress(ctx context.Context, args json.RawMessage, report func(tools.Progress)) (tools.Result, error) {
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
-	res, retry := t.call(ctx, args)
+	res, retry := t.call(ctx, args, report)
 	if retry {
-		res, _ = t.call(ctx, args)
+		res, _ = t.call(ctx, args, report)
 	}
 	return res, nil
 }
 
 // call makes one attempt; retry reports a call the server refused unrun
 // because its session is gone (the server is marked stopped first).
-func (t *tool) call(ctx context.Context, args json.RawMessage) (res tools.Result, retry bool) {
+func (t *tool) call(ctx context.Context, args json.RawMessage, report func(tools.Progress)) (res tools.Result, retry bool) {
 	name := t.srv.cfg.Name
 	l, err := t.srv.ready(ctx)
 	if err != nil {
@@ -133,7 +142,13 @@ func (t *tool) call(ctx context.Context, args json.RawMessage) (res tools.Result
 	}
 	cctx, cancel := within(ctx, t.srv.cfg.CallTimeout)
 	defer cancel()
-	out, err := l.sess.CallTool(cctx, &sdk.CallToolParams{Name: orig, Arguments: args})
+	params := &sdk.CallToolParams{Name: orig, Arguments: args}
+	if report != nil {
+		token, remove := t.srv.progress.add(report)
+		defer remove()
+		params.SetProgressToken(token)
+	}
+	out, err := l.sess.CallTool(cctx, params)
 	switch {
 	case ctx.Err() != nil:
 		return tools.ErrResult("cancelled: keel stopped waiting for %s and told the server", t.name), false
@@ -149,7 +164,7 @@ func (t *tool) call(ctx context.Context, args json.RawMessage) (res tools.Result
 	case err != nil:
 		return tools.ErrResult("%s failed: %v", t.name, err), false
 	}
-	return tools.Result{Output: tools.CapOutput(resultText(out), t.srv.opts.MaxOutput), IsError: out.IsError}, false
+	return t.srv.result(out), false
 }
 
 // original is the server's name for one of its tools, by keel's name.

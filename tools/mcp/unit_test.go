@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/keel-dev/keel/tools/mcp/mcptest"
 )
 
 func sdkTools(names ...string) []*sdk.Tool {
@@ -62,38 +64,69 @@ func TestInputSchema(t *testing.T) {
 }
 
 func TestResultText(t *testing.T) {
+	png := mcptest.PNG()
 	tests := []struct {
-		name string
-		res  *sdk.CallToolResult
-		want string
+		name   string
+		res    *sdk.CallToolResult
+		want   string
+		images int
 	}{
-		{"text", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "a"}, &sdk.TextContent{Text: "b"}}}, "a\nb"},
-		{"image", &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: []byte("1234")}}}, "[image image/png, 4 bytes, not shown]"},
-		{"resource", &sdk.CallToolResult{Content: []sdk.Content{&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "file:///a", Text: "body"}}}}, "[resource file:///a]\nbody"},
-		{"link", &sdk.CallToolResult{Content: []sdk.Content{&sdk.ResourceLink{Name: "n", URI: "u"}}}, "[resource n: u]"},
-		{"structured only", &sdk.CallToolResult{StructuredContent: map[string]any{"k": 1}}, `{"k":1}`},
-		{"nothing", &sdk.CallToolResult{}, "(no output)"},
+		{"text", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "a"}, &sdk.TextContent{Text: "b"}}}, "a\nb", 0},
+		{"image", &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: png}}}, "[image 3×2 image/png]", 1},
+		{"not an image", &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: []byte("1234")}}},
+			"[image, 4 bytes, not shown: not a PNG, JPEG, GIF or WebP image (text/plain)]", 0},
+		{"image resource", &sdk.CallToolResult{Content: []sdk.Content{&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "x:dot", MIMEType: "image/png", Blob: png}}}},
+			"[resource x:dot 3×2 image/png]", 1},
+		{"resource", &sdk.CallToolResult{Content: []sdk.Content{&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "file:///a", Text: "body"}}}}, "[resource file:///a]\nbody", 0},
+		{"link", &sdk.CallToolResult{Content: []sdk.Content{&sdk.ResourceLink{Name: "n", URI: "u"}}}, "[resource n: u]", 0},
+		{"structured only", &sdk.CallToolResult{StructuredContent: map[string]any{"k": 1}}, `{"k":1}`, 0},
+		{"nothing", &sdk.CallToolResult{}, "(no output)", 0},
 	}
+	s := &server{opts: &Options{}}
 	for _, tt := range tests {
-		if got := resultText(tt.res); got != tt.want {
-			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		got := s.result(tt.res)
+		if got.Output != tt.want || len(got.Images) != tt.images {
+			t.Errorf("%s: %q with %d images, want %q with %d", tt.name, got.Output, len(got.Images), tt.want, tt.images)
 		}
+	}
+}
+
+func TestAtMostMaxImagesPerResult(t *testing.T) {
+	var cs []sdk.Content
+	for range maxImages + 2 {
+		cs = append(cs, &sdk.ImageContent{MIMEType: "image/png", Data: mcptest.PNG()})
+	}
+	got := (&server{opts: &Options{}}).result(&sdk.CallToolResult{Content: cs})
+	if len(got.Images) != maxImages || strings.Count(got.Output, "not shown: at most") != 2 {
+		t.Errorf("%d images, output %q", len(got.Images), got.Output)
 	}
 }
 
 func TestReport(t *testing.T) {
 	sts := []Status{
 		{Name: "github", Transport: "stdio", Target: "github-mcp", State: StateReady,
-			Tools: []ToolInfo{{Name: "mcp__github__a", ReadOnly: true}, {Name: "mcp__github__b"}}, Stderr: "started\nlistening"},
+			Tools: []ToolInfo{{Name: "mcp__github__a", ReadOnly: true}, {Name: "mcp__github__b"}}, Stderr: "started\nlistening",
+			Noise: "Loading config... done", Resources: 2, Prompts: []string{"github:review"}},
 		{Name: "web", Transport: "http", Target: "https://x/mcp", State: StateFailed, Err: "connection refused"},
+		{Name: "gone", Transport: "stdio", Target: "nope", State: StateFailed,
+			Err: "it exited before answering (exit status 1); its stderr ends: nope: not found", Stderr: "nope: not found"},
 	}
 	want := `github: ready (stdio: github-mcp)
-  tools (2): mcp__github__a (read-only), mcp__github__b
+  tools (2):
+    mcp__github__a (read-only)
+    mcp__github__b
+  resources: 2 (the model reads them with mcp__list_resources and mcp__read_resource)
+  prompts (1):
+    /github:review
+  stdout lines that were not JSON-RPC (skipped):
+    Loading config... done
   stderr:
     started
     listening
 
-web: failed (http: https://x/mcp) — connection refused`
+web: failed (http: https://x/mcp) — connection refused
+
+gone: failed (stdio: nope) — it exited before answering (exit status 1); its stderr ends: nope: not found`
 	if got := Report(sts); got != want {
 		t.Errorf("Report =\n%s\nwant\n%s", got, want)
 	}

@@ -1,9 +1,10 @@
 // Package mcptest is a real MCP server built on the official SDK, for
 // keel's tests: tools that echo, hang until cancelled, crash the process,
-// return huge output, report an environment variable and start a
-// grandchild. ServeStdio runs it over stdin/stdout (a test binary that
-// re-executes itself, or testdata/mcpserver); Handler serves it over
-// streamable HTTP.
+// return huge output, report an environment variable, start a grandchild,
+// report progress, return an image and print noise on stdout; a text and
+// an image resource; prompts with arguments. ServeStdio runs it over
+// stdin/stdout (a test binary that re-executes itself, or
+// testdata/mcpserver); Handler serves it over streamable HTTP.
 package mcptest
 
 import (
@@ -22,7 +23,9 @@ import (
 // Environment variables that change how ServeStdio behaves.
 const (
 	// ModeEnv: "hang-start" never answers the handshake; "exit-start"
-	// exits with status 2 at once, after a line on stderr.
+	// exits with status 2 at once, after a line on stderr; "banner"
+	// prints lines that are not JSON-RPC on stdout before serving, as a
+	// wrapper script does.
 	ModeEnv = "KEEL_MCPTEST_MODE"
 	// MarkerEnv names a file the hang tool writes "cancelled" to when its
 	// call is cancelled, so a test sees cancellation reach the server.
@@ -56,6 +59,7 @@ func NewServer() *sdk.Server {
 	sdk.AddTool(s, &sdk.Tool{Name: "spawn", Description: "start a grandchild that sleeps; returns its pid"}, spawn)
 	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "a call that fails as a tool error"}, fail)
 	sdk.AddTool(s, &sdk.Tool{Name: "odd name.with/chars", Description: "a name keel must sanitise"}, echo)
+	addRichTools(s)
 	return s
 }
 
@@ -123,6 +127,10 @@ func ServeStdio() {
 	case "exit-start":
 		fmt.Fprintln(os.Stderr, "mcptest: refusing to start")
 		os.Exit(2)
+	case "banner":
+		fmt.Println(Banner)
+		fmt.Println(`{"level":"info","msg":"a JSON log line, not JSON-RPC"}`)
+		fmt.Println()
 	}
 	if err := NewServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "mcptest:", err)
