@@ -51,8 +51,9 @@ func num(f float64) string {
 
 // Progressive is a tool that reports progress while it runs (an MCP
 // server's tool). The agent calls RunProgress instead of Run, with a
-// report function that is safe to call from any goroutine until
-// RunProgress returns.
+// report function that is safe to call from any goroutine; a report may
+// still come shortly after RunProgress returned (MCP's notifications
+// travel apart from the response), and the caller ignores it then.
 type Progressive interface {
 	RunProgress(ctx context.Context, args json.RawMessage, report func(Progress)) (Result, error)
 }

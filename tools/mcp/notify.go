@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,6 +23,9 @@ type progressRoutes struct {
 }
 
 var tokenSeq atomic.Int64
+
+// progressGrace is how long a call's progress route outlives the call.
+const progressGrace = 5 * time.Second
 
 // add routes a new token's notifications to report until the returned
 // function removes it.

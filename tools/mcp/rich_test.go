@@ -3,8 +3,8 @@ package mcp
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
+	"time"
 
 	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/tools/mcp/mcptest"
@@ -36,20 +36,22 @@ func TestABannerOnStdoutIsSkippedAndShown(t *testing.T) {
 func TestProgressReachesTheCall(t *testing.T) {
 	m, _ := newManager(t, Options{}, stdioServer("test", nil))
 	tool, _ := m.Member("mcp__test__progress")
-	var mu sync.Mutex
-	var got []tools.Progress
-	res, err := tool.(tools.Progressive).RunProgress(context.Background(), []byte(`{"steps":3}`), func(p tools.Progress) {
-		mu.Lock()
-		got = append(got, p)
-		mu.Unlock()
-	})
+	ch := make(chan tools.Progress, 8)
+	res, err := tool.(tools.Progressive).RunProgress(context.Background(), []byte(`{"steps":3}`), func(p tools.Progress) { ch <- p })
 	if err != nil || res.Output != "progress: 3 steps, token true" {
 		t.Fatalf("result %+v, %v", res, err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(got) != 3 || got[2].Progress != 3 || got[2].Total != 3 || got[2].Message != "step 3" {
-		t.Errorf("progress = %+v, want 3 steps", got)
+	var got []tools.Progress
+	for len(got) < 3 { // notifications may trail the response
+		select {
+		case p := <-ch:
+			got = append(got, p)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("progress = %+v, want 3 steps", got)
+		}
+	}
+	if got[2].Progress != 3 || got[2].Total != 3 || got[2].Message != "step 3" {
+		t.Errorf("progress = %+v, want 3 steps in order", got)
 	}
 	if s := got[1].String(); s != "2/3 (67%) step 2" {
 		t.Errorf("String = %q", s)

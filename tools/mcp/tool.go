@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -145,7 +146,10 @@ func (t *tool) call(ctx context.Context, args json.RawMessage, report func(tools
 	params := &sdk.CallToolParams{Name: orig, Arguments: args}
 	if report != nil {
 		token, remove := t.srv.progress.add(report)
-		defer remove()
+		// The SDK hands notifications to their handler in order but apart
+		// from the response, which may overtake them: the route stays a
+		// little after the call so the last steps still arrive.
+		defer time.AfterFunc(progressGrace, remove)
 		params.SetProgressToken(token)
 	}
 	out, err := l.sess.CallTool(cctx, params)
