@@ -26,10 +26,11 @@ const checkTimeout = 2 * time.Minute
 // task's own permission rules (plus the user's deny rules; never --yolo
 // or the user's allow rules) and no datalog of the user's: eval runs are
 // not the user's sessions. With lessons on, runs record into the eval's
-// own throwaway datalog (evalLessons), each task one project, so a run
-// is offered the lessons of the same task's earlier runs.
+// own throwaway datalog (evalLessons), each task and arm one project, so
+// a run is offered the lessons of the same task's earlier runs on its own
+// side of the comparison, never the other side's.
 func (a *app) evalBuilder(m modelChoice) eval.Builder {
-	return func(ctx context.Context, dir string, cfg *config.Config, t *eval.Task) (*agent.Session, error) {
+	return func(ctx context.Context, dir string, cfg *config.Config, t *eval.Task, arm string) (*agent.Session, error) {
 		ws, err := tools.NewWorkspace(dir)
 		if err != nil {
 			return nil, fmt.Errorf("the copy of task %s cannot be used: %w", t.Name, err)
@@ -54,7 +55,7 @@ func (a *app) evalBuilder(m modelChoice) eval.Builder {
 		env.Tools = append(env.Tools, agent.OwnTools(opts)...)
 		opts.SystemPrompt = agent.SystemPrompt(env)
 		if opts.Lessons > 0 {
-			if err := a.evalLessons.attach(ctx, &opts, t.Name); err != nil {
+			if err := a.evalLessons.attach(ctx, &opts, t.Name, arm); err != nil {
 				return nil, err
 			}
 		}

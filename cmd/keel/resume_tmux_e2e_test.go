@@ -53,7 +53,7 @@ func TestResumedTranscriptInTmux(t *testing.T) {
 	tm.keys("Home")
 	resumedTop := tm.waitFor("› clean and build", "⊘ run_command rm -rf build  denied", "reason: permission denied: not now",
 		"· denied run_command: not now", "✗ run_command "+failing[:20], "exit 3 · ", "error: the build broke",
-		"checkpoint  at tool call 2", "answer:")
+		"checkpoint  at tool call 2", "not answered: the next round brought no reflect call")
 	for _, bad := range []string{"› [Checkpoint", "✓ run_command"} {
 		if strings.Contains(resumedTop+resumedEnd, bad) {
 			t.Errorf("the resumed screen shows %q:\n%s\n%s", bad, resumedTop, resumedEnd)

@@ -80,7 +80,9 @@ func TestSeed000PlanningAndReflection(t *testing.T) {
 func TestSeed001CadenceReflection(t *testing.T) {
 	four := []llmtest.Round{globRound("a*"), globRound("b*"), globRound("c*"), globRound("d*"), llmtest.TextRound("done")}
 	t.Run("every N calls, flag over config", func(t *testing.T) {
-		srv := llmtest.Start(t, llmtest.Rounds(four...))
+		reply := "Task: look. Ruled out a*, b*, c*; next output: the d* list."
+		answered := llmtest.Round{Text: reply, ToolCalls: globRound("d*").ToolCalls}
+		srv := llmtest.Start(t, llmtest.Rounds(four[0], four[1], four[2], answered, four[4]))
 		home := t.TempDir()
 		withConfig(t, home, "reflection_cadence = 10\nreflection_structured = false\n")
 		out, errOut, code := runKeelHome(t, home, srv, project(t), "", "-p", "look", "--output-format", "json", "--reflection-cadence", "3")
@@ -99,8 +101,8 @@ func TestSeed001CadenceReflection(t *testing.T) {
 				t.Errorf("checkpoint says %q: %q", word, cp)
 			}
 		}
-		if r.Interventions[0].Reply != "done" {
-			t.Errorf("free text: the model's next text is the answer: %q", r.Interventions[0].Reply)
+		if r.Interventions[0].Reply != reply { // the text of the round after the checkpoint
+			t.Errorf("free text: the model's reply to the checkpoint is the answer: %q", r.Interventions[0].Reply)
 		}
 	})
 	t.Run("0 disables", func(t *testing.T) {

@@ -21,7 +21,7 @@ import (
 // limits, headless — with a scripted model instead of a provider and
 // without the sandbox (a test binary cannot be the sandbox helper).
 func builder(m *evaltest.Model) eval.Builder {
-	return func(ctx context.Context, dir string, cfg *config.Config, t *eval.Task) (*agent.Session, error) {
+	return func(ctx context.Context, dir string, cfg *config.Config, t *eval.Task, _ string) (*agent.Session, error) {
 		ws, err := tools.NewWorkspace(dir)
 		if err != nil {
 			return nil, err

@@ -18,9 +18,11 @@ import (
 // Builder makes the session of one run: dir is the run's copy of the
 // task's project (the workspace and working directory), cfg the user's
 // configuration with the run's settings applied, and task's Allow rules
-// the permissions. It must not touch anything outside dir. The runner
-// submits the prompt and closes the session.
-type Builder func(ctx context.Context, dir string, cfg *config.Config, task *Task) (*agent.Session, error)
+// the permissions, and arm which side of the comparison the run is on
+// (what a run carries over to later runs, such as lessons, must stay on
+// its side). It must not touch anything outside dir. The runner submits
+// the prompt and closes the session.
+type Builder func(ctx context.Context, dir string, cfg *config.Config, task *Task, arm string) (*agent.Session, error)
 
 // DefaultTimeout bounds one run when Options.Timeout is 0.
 const DefaultTimeout = 10 * time.Minute
@@ -140,7 +142,7 @@ func runOne(ctx context.Context, opts Options, root string, j job) (RunResult, e
 	}
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	r, err := session(rctx, opts.Build, dir, settings.Apply(opts.Config), j.task)
+	r, err := session(rctx, opts.Build, dir, settings.Apply(opts.Config), j.task, j.arm)
 	if err != nil {
 		return RunResult{}, err
 	}
@@ -163,8 +165,8 @@ func runOne(ctx context.Context, opts Options, root string, j job) (RunResult, e
 
 // session builds the run's session, runs the task's prompt to its end and
 // measures it.
-func session(ctx context.Context, build Builder, dir string, cfg *config.Config, t *Task) (RunResult, error) {
-	s, err := build(ctx, dir, cfg, t)
+func session(ctx context.Context, build Builder, dir string, cfg *config.Config, t *Task, arm string) (RunResult, error) {
+	s, err := build(ctx, dir, cfg, t, arm)
 	if err != nil {
 		return RunResult{}, err
 	}
