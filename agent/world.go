@@ -52,6 +52,7 @@ type worldWatch struct {
 	own     map[string]bool  // paths keel's calls changed since the last look
 	touched []string         // most recent last
 	hot     []string         // most recent last
+	jobs    string           // the background jobs at the last look before a round (jobsSignature)
 }
 
 func newWorldWatch(root string) *worldWatch {

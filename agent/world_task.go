@@ -1,6 +1,9 @@
 package agent
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/tools"
 )
@@ -30,8 +33,30 @@ func (t *task) lookBefore(calls []llm.ToolCall) (bool, []string) {
 	}
 	if look {
 		t.outside = w.before(named)
+		// A background job that printed or ended since the last look
+		// before a round moved the world, though no file did (a server
+		// coming up): what it did during a round is its own, not the
+		// round's, so this compares look before look.
+		sig := jobsSignature(t.s.opts.Jobs)
+		if sig != w.jobs && w.jobs != "" {
+			t.outside = append(t.outside, "background job output")
+		}
+		w.jobs = sig
 	}
 	return look, named
+}
+
+// jobsSignature sums up what the session's jobs have done so far: their
+// ids, output sizes and whether each still runs.
+func jobsSignature(js *tools.Jobs) string {
+	if js == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, j := range js.List() {
+		fmt.Fprintf(&b, "%s:%d:%v;", j.ID, j.OutputBytes, j.Running)
+	}
+	return b.String()
 }
 
 // lookAfter notes the files the round read and changed, and looks again

@@ -12,7 +12,7 @@ const KindReread Kind = "reread"
 
 var (
 	rereadAt   = intSetting("reread", 3, "note at this many reads of the same lines of an unchanged file (3: the second repeat), however they were read; 0 disables")
-	rereadHalt = intSetting("reread_halt", 4, "ask the user (headless: halt) at this many in one task; 0 disables")
+	rereadHalt = intSetting("reread_halt", 4, "ask the user (headless: halt) at this many in a task with nothing changed in between; 0 disables")
 )
 
 // The reads survive a new task: they are still in the conversation.
@@ -21,13 +21,20 @@ var rereadGuard = &Guard{
 	Settings:        []*Setting{rereadAt, rereadHalt},
 	Call:            observeReads,
 	Forget:          func(s *State) { delete(s.own, "reread") },
+	WorldChanged:    func(s *State) { stateOf[readLog](s, "reread").epoch++ },
 	KeepAcrossTasks: true,
 }
 
-// readLog is every file version's spans returned to the model.
-type readLog struct{ reads map[readKey]coverage }
+// readLog is every file version's spans returned to the model, and a
+// count of the changes seen (any edit, any change outside keel): the
+// stop counts reads with nothing changed in between, as the repeat guard
+// counts identical calls.
+type readLog struct {
+	reads map[readKey]coverage
+	epoch int
+}
 
-func (r *readLog) clone() guardState { return &readLog{reads: maps.Clone(r.reads)} }
+func (r *readLog) clone() guardState { return &readLog{reads: maps.Clone(r.reads), epoch: r.epoch} }
 
 // observeReads forgets the reads of files the call changed, then records
 // the call's reads (a failed call returned nothing to count).
@@ -36,12 +43,15 @@ func observeReads(s *State, c ToolCall, n int, p *Policy) *Intervention {
 	for _, path := range c.Changed {
 		log.forgetPath(path)
 	}
+	if len(c.Changed) > 0 {
+		log.epoch++
+	}
 	if failed(c) {
 		return nil
 	}
 	var note *Intervention
 	for _, r := range c.Reads {
-		if in := log.observeRead(r, n, s.task, p); in != nil && (note == nil || in.Action != Inject) {
+		if in := log.observeRead(r, n, stretch{s.task, log.epoch}, p); in != nil && (note == nil || in.Action != Inject) {
 			note = in
 		}
 	}
@@ -61,10 +71,14 @@ type coverage struct {
 // that returned it.
 type spanReads struct {
 	from, to int
-	calls    []int // bounded by maxLog, most recent last
-	task     int   // the task of the last read
-	inTask   int   // reads in that task
+	calls    []int   // bounded by maxLog, most recent last
+	stretch  stretch // when the last read was
+	inRun    int     // reads in that stretch
 }
+
+// stretch is a task and the changes seen in it: reads in one stretch had
+// nothing changed between them.
+type stretch struct{ task, epoch int }
 
 // maxLog bounds the calls remembered per span; maxSpans the spans per
 // file version (the oldest are forgotten).
@@ -90,12 +104,12 @@ func (r Read) resolve() (from, to int, ok bool) {
 }
 
 // record returns the coverage with one more read of [from, to] at call
-// in task, the calls that returned exactly that span before, and the
-// span's reads in this task (this one included).
-func (cv coverage) record(from, to, call, task int) (coverage, []int, int) {
+// in stretch st, the calls that returned exactly that span before, and
+// the span's reads in this stretch (this one included).
+func (cv coverage) record(from, to, call int, st stretch) (coverage, []int, int) {
 	spans := make([]spanReads, 0, len(cv.spans)+1)
 	var earlier []int
-	inTask := 1
+	inRun := 1
 	found := false
 	for _, sp := range cv.spans {
 		if sp.from == from && sp.to == to {
@@ -104,30 +118,30 @@ func (cv coverage) record(from, to, call, task int) (coverage, []int, int) {
 			if len(sp.calls) > maxLog {
 				sp.calls = sp.calls[len(sp.calls)-maxLog:]
 			}
-			if sp.task != task {
-				sp.task, sp.inTask = task, 0
+			if sp.stretch != st {
+				sp.stretch, sp.inRun = st, 0
 			}
-			sp.inTask++
-			inTask = sp.inTask
+			sp.inRun++
+			inRun = sp.inRun
 		}
 		spans = append(spans, sp)
 	}
 	if !found {
-		spans = append(spans, spanReads{from: from, to: to, calls: []int{call}, task: task, inTask: 1})
+		spans = append(spans, spanReads{from: from, to: to, calls: []int{call}, stretch: st, inRun: 1})
 	}
 	if len(spans) > maxSpans {
 		spans = spans[len(spans)-maxSpans:]
 	}
-	return coverage{spans: spans}, earlier, inTask
+	return coverage{spans: spans}, earlier, inRun
 }
 
-// restart returns the coverage with the span's count in this task back
-// at 0: after a halt the user let go on, counting starts again.
+// restart returns the coverage with the span's count in this stretch
+// back at 0: after a halt the user let go on, counting starts again.
 func (cv coverage) restart(from, to int) coverage {
 	spans := slices.Clone(cv.spans)
 	for i := range spans {
 		if spans[i].from == from && spans[i].to == to {
-			spans[i].inTask = 0
+			spans[i].inRun = 0
 		}
 	}
 	return coverage{spans: spans}
@@ -136,12 +150,13 @@ func (cv coverage) restart(from, to int) coverage {
 // observeRead records one read and returns the reread note when it
 // returned exactly the lines of earlier reads of the same, unchanged file
 // version, for the Reread-th time, and the halt at the RereadHalt-th such
-// read in one task, however each was spelled (read_file's offset and
+// read in one task with nothing changed in between, however each was
+// spelled (read_file's offset and
 // limit, cat, head, tail, sed -n, awk: the agent turns each into lines).
 // Narrowing to a sub-range, widening, paging and shifting are other
 // spans and never count; so a cat of a file read whole counts as a
 // repeat of that span, never on its own.
-func (log *readLog) observeRead(r Read, call, task int, p *Policy) *Intervention {
+func (log *readLog) observeRead(r Read, call int, st stretch, p *Policy) *Intervention {
 	from, to, ok := r.resolve()
 	if !ok {
 		return nil
@@ -150,15 +165,15 @@ func (log *readLog) observeRead(r Read, call, task int, p *Policy) *Intervention
 		log.reads = map[readKey]coverage{}
 	}
 	k := readKey{r.Path, r.Version}
-	cv, earlier, inTask := log.reads[k].record(from, to, call, task)
+	cv, earlier, inRun := log.reads[k].record(from, to, call, st)
 	log.reads[k] = cv
 	times := len(earlier) + 1
-	if halt := p.num(rereadHalt); halt > 0 && inTask >= max(halt, 2) {
+	if halt := p.num(rereadHalt); halt > 0 && inRun >= max(halt, 2) {
 		log.reads[k] = cv.restart(from, to)
 		return escalate(p, call,
-			fmt.Sprintf("%s lines %d-%d returned %s in this task from the same version (halt at %d)", r.Path, from, to, plural(inTask, "time"), halt),
-			fmt.Sprintf("keel stopped a loop: %s lines %d-%d were returned to you %s in this task and the file has not changed; they are in your context above. Do not read them again: use them, or move on.", r.Path, from, to, plural(inTask, "time")),
-			map[string]int{"from": from, "to": to, "times": inTask, "halt_at": halt})
+			fmt.Sprintf("%s lines %d-%d returned %s with nothing changed in between (halt at %d)", r.Path, from, to, plural(inRun, "time"), halt),
+			fmt.Sprintf("keel stopped a loop: %s lines %d-%d were returned to you %s with nothing changed in between; they are in your context above. Do not read them again: use them, or move on.", r.Path, from, to, plural(inRun, "time")),
+			map[string]int{"from": from, "to": to, "times": inRun, "halt_at": halt})
 	}
 	// One note per span, at the threshold.
 	if at := p.num(rereadAt); at <= 0 || times != max(at, 2) {

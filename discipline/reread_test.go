@@ -145,13 +145,14 @@ func TestRereadAnySpellingHalts(t *testing.T) {
 	if got := calls(of(x.fired, KindHalt)); !slices.Equal(got, []int{4, 8}) {
 		t.Errorf("halts at %v, want [4 8] (counting again after the first)", got)
 	}
-	if h := of(x.fired, KindHalt); len(h) == 0 || !strings.Contains(h[0].Message, "lines 1-40") || h[0].StopReason != StopLoopDetected {
+	if h := of(x.fired, KindHalt); len(h) == 0 || !strings.Contains(h[0].Message, "lines 1-40") || !strings.Contains(h[0].Message, "nothing changed in between") || h[0].StopReason != StopLoopDetected {
 		t.Errorf("halt %+v", h)
 	}
 }
 
-// Must not halt: one read in each of four tasks (the note only), and
-// reads with an edit between them.
+// Must not halt: one read in each of four tasks (the note only); reads of
+// a file with edits between them; and reads of an unchanged file with
+// edits elsewhere between them (edit-heavy work rereads its reference).
 func TestRereadHaltOnlyWithinATaskAndVersion(t *testing.T) {
 	const f = "/w/a.go"
 	p := quiet()
@@ -174,5 +175,20 @@ func TestRereadHaltOnlyWithinATaskAndVersion(t *testing.T) {
 	}
 	if len(y.fired) != 0 {
 		t.Errorf("fired %v on reads of changed versions", kindsOf(y.fired))
+	}
+	z := newSession(t, p)
+	for i := range 6 {
+		z.round(readCall(f, "v", 1, 40, 40))
+		z.round(editCall("/w/impl.go", fmt.Sprint(i), fmt.Sprint(i+1)))
+	}
+	if hasKind(z.fired, KindHalt) {
+		t.Errorf("halted a reference file reread between edits elsewhere: %v", kindsOf(z.fired))
+	}
+	w := newSession(t, p)
+	for i := range 6 {
+		w.summary(RoundSummary{Calls: []ToolCall{readCall(f, "v", 1, 40, 40)}, WorldChanged: i > 0})
+	}
+	if hasKind(w.fired, KindHalt) {
+		t.Errorf("halted reads with changes outside keel between them: %v", kindsOf(w.fired))
 	}
 }

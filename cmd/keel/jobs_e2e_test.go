@@ -243,3 +243,39 @@ func processGone(pid int) bool {
 	}
 	return false
 }
+
+// Waiting for a server started as a background job: the check fails
+// (with a new text each time) until the server is up, while the job
+// prints between the checks (the model reads it with job_output, which
+// waits for each new line). That is progress, not a rerun loop, though no
+// file changes until the server is up.
+func TestWaitingOnAJobIsNotARerunLoop(t *testing.T) {
+	job := "for i in 1 2 3 4 5 6; do echo \"warming up $i\"; sleep 0.3; done; touch ready; echo up; sleep 1000"
+	check := tc("run_command", "command", "test -f ready && echo up || { echo \"not ready: $(echo $$ | tr 0-9 a-j)\"; exit 1; }")
+	poll := tc("job_output", "job_id", "1", "wait_seconds", 30)
+	c := binCase{name: "waiting on a job", handle: func(dir string, n int, req llmtest.RecordedRequest) llmtest.Round {
+		last := lastTool(req)
+		switch {
+		case n == 0:
+			return llmtest.ToolRound(tc("run_command", "command", job, "background", true))
+		case strings.HasPrefix(last, "up"):
+			return llmtest.TextRound("the server is up")
+		case strings.HasPrefix(last, "job 1"):
+			return llmtest.ToolRound(check) // after a poll, check again
+		}
+		return llmtest.ToolRound(poll) // after the start or a failed check, wait for news
+	}}
+	r := runBin(t, c)
+	guards := 0
+	for _, in := range r.of("") {
+		if in["kind"] != "reflection" { // checkpoints come every 10 calls, as ever
+			guards++
+		}
+	}
+	if r.result["stop_reason"] != "completed" || guards != 0 {
+		t.Errorf("stop %v, fired %v: waiting on a job that prints is not a loop", r.result["stop_reason"], r.fired())
+	}
+	if n := len(r.toolResults("run_command")); n < 5 {
+		t.Errorf("%d commands ran, want the start and at least four checks (the rerun stop would come at the 4th)", n)
+	}
+}
