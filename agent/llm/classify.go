@@ -3,6 +3,7 @@ package llm
 import (
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -19,11 +20,12 @@ type callFacts struct {
 	idleTimeout time.Duration
 	header      http.Header // response headers, nil when none arrived
 	now         time.Time   // for Retry-After HTTP dates
+	url         string      // the URL requested
 }
 
 // classify turns any error from a call into an *Error.
 func classify(err error, f callFacts) *Error {
-	e := &Error{Kind: KindTransient, Provider: f.provider, Err: err, APIKeyEnv: f.apiKeyEnv}
+	e := &Error{Kind: KindTransient, Provider: f.provider, Err: err, APIKeyEnv: f.apiKeyEnv, URL: f.url}
 	switch {
 	case f.cancelled:
 		e.Kind = KindCancelled
@@ -75,10 +77,16 @@ func kindOf(status int, msg, code string) Kind {
 }
 
 // kindOfNetError classifies transport failures: a body cut short is a
-// truncated stream; refused/reset connections and timeouts are transient.
+// truncated stream; a host the resolver says does not exist is not
+// retried (a typo in the URL stays one); refused/reset connections,
+// timeouts and a resolver that could not answer are transient.
 func kindOfNetError(err error) Kind {
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return KindTruncated
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return KindUnknownHost
 	}
 	return KindTransient
 }

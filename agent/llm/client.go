@@ -131,7 +131,7 @@ func (c *Client) build(req Request) (wireBody, error) {
 // response of a stream that started; a status of 400 or more is an
 // *apiError.
 func (c *Client) send(ctx context.Context, w *watch, body wireBody) (*http.Response, error) {
-	url := strings.TrimRight(c.cfg.BaseURL, "/") + "/chat/completions"
+	url := c.endpoint()
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, body.Reader())
 	if err != nil {
 		return nil, err
@@ -199,6 +199,9 @@ func (c *Client) endOfStream(ctx context.Context, w *watch, acc *accumulator, ev
 	return &Error{Kind: KindTruncated, Provider: c.cfg.Name, Err: err}
 }
 
+// endpoint is the chat-completions URL requested.
+func (c *Client) endpoint() string { return strings.TrimRight(c.cfg.BaseURL, "/") + "/chat/completions" }
+
 // fail classifies err with what this call observed.
 func (c *Client) fail(ctx context.Context, w *watch, err error) *Error {
 	return classify(err, callFacts{
@@ -209,5 +212,6 @@ func (c *Client) fail(ctx context.Context, w *watch, err error) *Error {
 		idleTimeout: w.idle,
 		header:      w.header,
 		now:         time.Now(),
+		url:         c.endpoint(),
 	})
 }

@@ -3,6 +3,7 @@ package llm
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 )
@@ -23,6 +24,7 @@ const (
 	KindContextLength             // the prompt is longer than the context window
 	KindBadRequest                // any other 4xx: the server's message is kept
 	KindCancelled                 // the caller's context was cancelled
+	KindUnknownHost               // the base URL's host has no address: retrying cannot help
 )
 
 var kindNames = [...]string{
@@ -35,6 +37,7 @@ var kindNames = [...]string{
 	KindContextLength: "context_length",
 	KindBadRequest:    "bad_request",
 	KindCancelled:     "cancelled",
+	KindUnknownHost:   "unknown_host",
 }
 
 // String returns a stable lower-case name, suitable for logs and the datalog.
@@ -65,6 +68,7 @@ type Error struct {
 	Err        error         // the cause
 	APIKeyEnv  string        // for KindAuth: the variable to set
 	Idle       time.Duration // for KindIdle: the timeout that fired
+	URL        string        // the URL requested, "" when unknown
 }
 
 // Error returns one clear sentence saying what failed and, where it helps,
@@ -82,7 +86,12 @@ func (e *Error) Error() string {
 	case KindContextLength:
 		return fmt.Sprintf("the conversation is longer than %s's context window%s", p, detail(e.Message))
 	case KindBadRequest:
+		if e.noEndpoint() {
+			return fmt.Sprintf("%s has no chat-completions endpoint at %s%s%s: %s", p, e.URL, statusNote(e.Status), detail(e.Message), checkBaseURL)
+		}
 		return fmt.Sprintf("%s rejected the request%s%s", p, statusNote(e.Status), detail(e.Message))
+	case KindUnknownHost:
+		return fmt.Sprintf("the host of %s's URL %s is not known (DNS)%s: %s", p, orSome(e.URL), detail(e.cause()), checkBaseURL)
 	case KindCancelled:
 		return fmt.Sprintf("the request to %s was cancelled", p)
 	case KindTruncated:
@@ -94,6 +103,23 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s failed%s%s", p, statusNote(e.Status), detail(e.Message))
 	}
 	return fmt.Sprintf("the connection to %s failed%s", p, detail(e.cause()))
+}
+
+// noEndpoint reports a 404 for the URL itself, not for a model the
+// server lacks (Ollama: "model \"x\" not found").
+func (e *Error) noEndpoint() bool {
+	return e.Status == http.StatusNotFound && e.URL != "" && !strings.Contains(strings.ToLower(e.Message), "model")
+}
+
+// checkBaseURL is what to check when the endpoint is not where keel
+// looked for it.
+const checkBaseURL = "check the base URL (OPENAI_BASE_URL, or base_url in the provider's table of keel's config; it usually ends in /v1)"
+
+func orSome(url string) string {
+	if url == "" {
+		return "(unknown)"
+	}
+	return url
 }
 
 func authSentence(p string, e *Error) string {
