@@ -200,7 +200,9 @@ func (c *Client) endOfStream(ctx context.Context, w *watch, acc *accumulator, ev
 }
 
 // endpoint is the chat-completions URL requested.
-func (c *Client) endpoint() string { return strings.TrimRight(c.cfg.BaseURL, "/") + "/chat/completions" }
+func (c *Client) endpoint() string {
+	return strings.TrimRight(c.cfg.BaseURL, "/") + "/chat/completions"
+}
 
 // fail classifies err with what this call observed.
 func (c *Client) fail(ctx context.Context, w *watch, err error) *Error {
