@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/keel-dev/keel/agent/hooks"
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/tools"
 )
@@ -30,7 +31,7 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 	}
 	t.compaction.compactions++
 	s.setState(StateCompacting, fmt.Sprintf("compaction %d of %d", t.compaction.compactions, s.opts.Limits.MaxCompactions))
-	usage, err := s.compactHistory(ctx, t.prompt)
+	usage, err := s.compactHistory(ctx, t.prompt, "auto")
 	t.limits.usage = t.limits.usage.Add(usage)
 	if err == nil {
 		s.resumeState("")
@@ -54,12 +55,13 @@ var errNothingToCompact = errors.New("nothing to compact yet: the conversation i
 // compactHistory replaces the older part of the history with a summary
 // the model writes, keeping the last rounds verbatim, and returns the
 // summary's token usage. prompt is the task the summary restates.
-func (s *Session) compactHistory(ctx context.Context, prompt string) (llm.Usage, error) {
+func (s *Session) compactHistory(ctx context.Context, prompt, trigger string) (llm.Usage, error) {
 	hist := s.History()
 	cut := compactionCut(hist, s.opts.Limits.KeepRounds)
 	if cut <= 0 {
 		return llm.Usage{}, errNothingToCompact
 	}
+	s.runHooks(ctx, hooks.Input{HookEventName: hooks.PreCompact, Trigger: trigger}) // shown; it cannot stop a compaction
 	summary, usage, err := s.summarize(ctx, hist[:cut])
 	if err != nil {
 		return usage, err

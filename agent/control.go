@@ -46,7 +46,7 @@ func (s *Session) Compact(ctx context.Context) (string, error) {
 	}()
 	hist, before := s.History(), s.estimateTokens()
 	s.setState(StateCompacting, "on request")
-	if _, err := s.compactHistory(ctx, lastUserPrompt(hist)); err != nil {
+	if _, err := s.compactHistory(ctx, lastUserPrompt(hist), "manual"); err != nil {
 		if errors.Is(err, errNothingToCompact) {
 			return "", err
 		}

@@ -127,7 +127,15 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 		o.output = msg
 		return
 	}
-	if !t.confirmPlan(ctx, o) || !t.permit(ctx, o) {
+	verdict, run := t.preToolHooks(ctx, o)
+	if !run {
+		return
+	}
+	if ctx.Err() != nil {
+		o.setCancelled()
+		return
+	}
+	if !t.confirmPlan(ctx, o) || !t.permit(ctx, o, verdict) {
 		return
 	}
 	o.ran = true
@@ -152,6 +160,9 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 	}
 	o.output = tools.CapOutput(o.result.Output, s.opts.Limits.ToolOutputCap)
 	o.verified = s.verifies(o)
+	if !o.cancelled {
+		t.postToolHooks(ctx, o)
+	}
 }
 
 func (o *outcome) setCancelled() {

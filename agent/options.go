@@ -25,6 +25,13 @@ type Options struct {
 	Confirmer   PlanConfirmer // nil: plans are approved with a notice (headless)
 	Yolo        bool
 
+	// Hooks runs the user's hook commands at the session's events; nil
+	// runs none.
+	Hooks HookRunner
+	// AgentName names a subagent's session (the task tool's child): its
+	// hooks end with SubagentStop, and its questions say whose they are.
+	AgentName string
+
 	Discipline discipline.Policy
 	// StructuredReflection: checkpoints ask for a reflect call, which keel
 	// validates, stores and acts on; off, they ask for free text.

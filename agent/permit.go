@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/keel-dev/keel/agent/hooks"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -15,7 +16,7 @@ type Permissions interface {
 
 // permit asks the policy, and the gate when the policy says ask. A denied
 // call gets a result telling the model why; it reports whether to run.
-func (t *task) permit(ctx context.Context, o *outcome) bool {
+func (t *task) permit(ctx context.Context, o *outcome, hook string) bool {
 	s := t.s
 	if s.opts.Permissions == nil || s.ownTool(o.call.Name) { // the session's own tools only record (plan, reflection, notes)
 		o.decision, o.decidedBy, o.writes = "allow", "policy", true
@@ -23,14 +24,22 @@ func (t *task) permit(ctx context.Context, o *outcome) bool {
 	}
 	d := s.opts.Permissions.Decide(o.call.Name, json.RawMessage(o.call.Arguments))
 	o.target = d.Target
-	switch d.Verdict {
-	case tools.Allow:
+	switch {
+	case d.Verdict == tools.Ask && hook == hooks.DecisionAllow: // a PreToolUse hook allowed it; a deny rule still wins
+		o.decision, o.decidedBy = "allow", "hook"
+		return true
+	case d.Verdict == tools.Allow && hook == hooks.DecisionAsk: // a PreToolUse hook wants a person to look
+		d.Reason = "a PreToolUse hook asks for your approval"
+	case d.Verdict == tools.Allow:
 		o.decision, o.decidedBy = "allow", decidedBy(s.readOnly(o.call.Name) || d.ReadOnly, s.opts.Yolo)
 		o.writes = !d.ReadOnly // allowed by analysis alone: the read-only sandbox
 		return true
-	case tools.Deny:
+	case d.Verdict == tools.Deny:
 		t.deny(o, "policy", d.Reason)
 		return false
+	}
+	if _, headless := s.opts.Gate.(DenyGate); !headless {
+		s.notifyHooks(ctx, "keel needs your permission to use "+o.call.Name)
 	}
 	reply, err := s.opts.Gate.Ask(ctx, PermissionRequest{
 		CallID: o.call.ID, Tool: o.call.Name, Args: o.call.Arguments, Summary: KeyArgument(o.call.Arguments),

@@ -36,6 +36,7 @@ type Recorder struct {
 	started     *startedTask   // a task not yet written
 	noted       int            // the task last noted as the project's last (NoteLastTask)
 	inflight    func() error   // the outcome of the last QueueRound; nil when taken
+	queued      []func() error // outcomes of other queued writes (hook runs)
 }
 
 // NewRecorder records into db under sessionID (from db.StartSession).
@@ -259,6 +260,7 @@ func (r *Recorder) settle() {
 	if wait != nil {
 		r.report(wait())
 	}
+	r.settleQueued()
 }
 
 // reply attaches the model's answer to a stored intervention.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/keel-dev/keel/agent/llm"
@@ -47,6 +48,10 @@ type Session struct {
 	// taskDiscipline is the discipline state carried from task to task.
 	taskDiscipline discipline.State
 	wg             sync.WaitGroup
+	// startHooks and endHooks: SessionStart and SessionEnd ran; bg waits
+	// for Notification hooks, which run beside the question.
+	startHooks, endHooks atomic.Bool
+	bg                   sync.WaitGroup
 }
 
 // New makes a session. Options.History and Options.Plan restore a resumed one.
@@ -148,7 +153,8 @@ func (s *Session) Cancel() {
 // Wait blocks until the running task (if any) has ended.
 func (s *Session) Wait() { s.wg.Wait() }
 
-// Close cancels any task, waits for it, and releases blocked event sends.
+// Close cancels any task, waits for it, runs the SessionEnd hooks unless
+// End did, and releases blocked event sends.
 func (s *Session) Close() {
 	s.Cancel()
 	s.out.close() // nobody reads events from here on: the jobs' ends only reach the datalog
@@ -156,6 +162,8 @@ func (s *Session) Close() {
 		s.opts.Jobs.StopAll() // their process trees die with the session
 	}
 	s.wg.Wait()
+	s.bg.Wait()
+	s.End(context.Background(), "exit") // its events are dropped; its runs are recorded
 }
 
 // Running reports whether a task is in progress.

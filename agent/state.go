@@ -52,6 +52,7 @@ const (
 	StopCancelled       StopReason = "cancelled"
 	StopProviderError   StopReason = "provider_error"
 	StopContextOverflow StopReason = "context_overflow"
+	StopHookBlocked     StopReason = "hook_blocked" // a UserPromptSubmit hook blocked the prompt (or said not to continue)
 )
 
 // Halted reports whether the reason is a limit, a guard or a stop short
@@ -59,7 +60,7 @@ const (
 func (r StopReason) Halted() bool {
 	switch r {
 	case StopMaxTurns, StopMaxToolCalls, StopMaxDuration, StopTokenBudget, StopLoopDetected, StopPlanFailed,
-		StopContextOverflow, StopPlanUnconfirmed, StopNeedsUser, StopModelStopped:
+		StopContextOverflow, StopPlanUnconfirmed, StopNeedsUser, StopModelStopped, StopHookBlocked:
 		return true
 	}
 	return false

@@ -14,24 +14,27 @@ import (
 // task is one user prompt being worked on: the counters its limits and
 // discipline look at. It lives on the task goroutine only.
 type task struct {
-	s             *Session
-	seq           int
-	prompt        string
-	started       time.Time
-	limits        taskLimits      // what max_turns, max_tool_calls and token_budget count
-	compaction    taskCompaction  // compactions and the sizes that decide them
-	inFlight      taskRound       // the round in flight
-	checkpoints   taskCheckpoints // messages for the next request and the decision they came from
-	plan          taskPlan        // failed plans and the plan's confirmation
-	discipline    discipline.State
-	outside       []string // files the workspace check saw change outside keel before this round
-	continued     bool     // the one "continue" after finish_reason length was used
-	histStart     int      // the history's length when the task began
-	result        string
-	Interventions []Intervention
-	Denials       []Denial
-	reflections   []Reflection  // the model's reflections, for the task's lesson
-	reqMessages   []llm.Message // the last request's messages, its slice reused
+	s           *Session
+	seq         int
+	prompt      string
+	started     time.Time
+	limits      taskLimits      // what max_turns, max_tool_calls and token_budget count
+	compaction  taskCompaction  // compactions and the sizes that decide them
+	inFlight    taskRound       // the round in flight
+	checkpoints taskCheckpoints // messages for the next request and the decision they came from
+	plan        taskPlan        // failed plans and the plan's confirmation
+	discipline  discipline.State
+	outside     []string // files the workspace check saw change outside keel before this round
+	continued   bool     // the one "continue" after finish_reason length was used
+	// stopHookActive: a Stop hook already sent the model back once (the
+	// hook reads it as stop_hook_active, to let the task end).
+	stopHookActive bool
+	histStart      int // the history's length when the task began
+	result         string
+	Interventions  []Intervention
+	Denials        []Denial
+	reflections    []Reflection  // the model's reflections, for the task's lesson
+	reqMessages    []llm.Message // the last request's messages, its slice reused
 }
 
 // taskLimits are the figures the task's limits are checked against.
@@ -134,7 +137,11 @@ func (t *task) durationStop() *stop {
 // run is the loop: request, stream, act, observe, until a stop.
 func (t *task) run(ctx context.Context) *stop {
 	t.histStart = len(t.s.conv.view())
-	t.s.appendHistory(llm.Message{Role: llm.RoleUser, Content: t.prompt})
+	prompt, st := t.promptHooks(ctx)
+	if st != nil {
+		return st
+	}
+	t.s.appendHistory(llm.Message{Role: llm.RoleUser, Content: prompt})
 	t.offerLessons()
 	for {
 		if st := t.checkLimits(); st != nil {
@@ -241,7 +248,7 @@ func (t *task) endOfTurn(ctx context.Context, resp llm.Response) *stop {
 	if st := t.applyDecision(ctx); st != nil {
 		return st
 	}
-	if len(t.checkpoints.pending) > 0 {
+	if len(t.checkpoints.pending) > 0 || t.stopHooks(ctx) {
 		return nil
 	}
 	return &stop{reason: StopCompleted, message: "completed"}

@@ -36,6 +36,8 @@ type Config struct {
 	UI                   UI                  `toml:"ui"`
 	MCP                  MCP                 `toml:"mcp"`
 	Telemetry            Telemetry           `toml:"telemetry"`
+	Hooks                []Hook              `toml:"-"` // [[hooks.EVENT]] entries, every file's (hooks.go)
+	Subagents            Subagents           `toml:"subagents"`
 
 	sources     map[string]Source // dotted key -> where its value came from
 	ignored     map[string]Source // dotted key -> where an untrusted project set it
@@ -117,6 +119,14 @@ type Telemetry struct {
 	LogContent bool   `toml:"log_content"`
 }
 
+// Subagents holds the [subagents] settings: the task tool's children.
+type Subagents struct {
+	MaxParallel  int      `toml:"max_parallel"`
+	MaxTurns     int      `toml:"max_turns"`
+	MaxToolCalls int      `toml:"max_tool_calls"`
+	Tools        []string `toml:"tools"`
+}
+
 // UI holds the [ui] settings.
 type UI struct {
 	Mouse bool   `toml:"mouse"`
@@ -163,6 +173,8 @@ func Defaults() *Config {
 		Plan:       Plan{MaxBacktrackAttempts: 3, StallThreshold: 5},
 		Memory:     Memory{NotesMax: 20, Lessons: true, LessonsOffered: 3},
 		UI:         UI{Theme: "auto"},
+		Subagents: Subagents{MaxParallel: 4, MaxTurns: 30, MaxToolCalls: 100,
+			Tools: []string{"read_file", "list_dir", "glob", "grep"}},
 	}
 	c.sources = map[string]Source{}
 	c.ignored = map[string]Source{}

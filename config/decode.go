@@ -61,6 +61,8 @@ func (d *fileDecoder) table(prefix []string, m map[string]any) {
 			}
 		case len(prefix) == 0 && k == "mcp":
 			d.mcp(v) // warns instead of failing: a broken MCP server never stops keel
+		case len(prefix) == 0 && k == "hooks":
+			d.hooks(v)
 		case len(prefix) == 0 && slices.Contains(sections, k):
 			if sub, ok := d.asTable(parts, v); ok {
 				d.table(parts, sub)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -28,11 +29,19 @@ func keyPositions(doc []byte) positions {
 	p := &unstable.Parser{}
 	p.Reset(doc)
 	var table []string
+	arrays := map[string]int{} // [[array tables]] met so far, by path
 	for p.NextExpression() {
 		expr := p.Expression()
 		switch expr.Kind {
-		case unstable.Table, unstable.ArrayTable:
+		case unstable.Table:
 			table = ps.addKey(p, nil, expr.Key())
+		case unstable.ArrayTable:
+			table = ps.addKey(p, nil, expr.Key())
+			k := joinKey(table)
+			arrays[k]++
+			if it := expr.Key(); it.Next() {
+				ps[arrayEntry(k, arrays[k])] = pos{p.Shape(it.Node().Raw).Start.Line, 1} // each entry's own line
+			}
 		case unstable.KeyValue:
 			ps.addKeyValue(p, table, expr)
 		}
@@ -69,6 +78,10 @@ func (ps positions) addKey(p *unstable.Parser, base []string, it unstable.Iterat
 	}
 	return path
 }
+
+// arrayEntry is the positions key of the n-th (1-based) [[table]] of an
+// array of tables.
+func arrayEntry(key string, n int) string { return key + pathSep + "#" + strconv.Itoa(n) }
 
 // at returns the position of a key path, falling back to its nearest
 // recorded parent, then to the start of the document, so an error from a

@@ -52,6 +52,7 @@ func Render(c *Config) string {
 		}
 	}
 	renderMCP(&b, c)
+	renderHooks(&b, c)
 	return b.String()
 }
 

@@ -82,6 +82,10 @@ var fixedFields = []field{
 	{"telemetry.enabled", kindBool, "send traces and metrics over OTLP/HTTP (an OTEL_EXPORTER_OTLP_ENDPOINT variable turns it on too, unless this says false)", func(c *Config) any { return &c.Telemetry.Enabled }},
 	{"telemetry.endpoint", kindString, `the collector's OTLP/HTTP base URL, e.g. "http://localhost:4318" (OTEL_EXPORTER_OTLP_ENDPOINT wins)`, func(c *Config) any { return &c.Telemetry.Endpoint }},
 	{"telemetry.log_content", kindBool, "also send prompts, answers, tool arguments and results, redacted as the datalog is", func(c *Config) any { return &c.Telemetry.LogContent }},
+	{"subagents.max_parallel", kindInt, "subagents (the task tool) running at once; 0 offers no task tool", func(c *Config) any { return &c.Subagents.MaxParallel }},
+	{"subagents.max_turns", kindInt, "LLM rounds per subagent task; 0 = no cap", func(c *Config) any { return &c.Subagents.MaxTurns }},
+	{"subagents.max_tool_calls", kindInt, "tool calls per subagent task; 0 = no cap", func(c *Config) any { return &c.Subagents.MaxToolCalls }},
+	{"subagents.tools", kindStrings, "a subagent's tools when neither the call nor its agent file names them (read-only by default)", func(c *Config) any { return &c.Subagents.Tools }},
 
 	{"ui.mouse", kindBool, "capture the mouse (disables native text selection)", func(c *Config) any { return &c.UI.Mouse }},
 	{"ui.theme", kindString, `"auto", "dark" or "light"`, func(c *Config) any { return &c.UI.Theme }},
@@ -124,7 +128,7 @@ var providerFields = []providerField{
 }
 
 // sections are the known tables other than [providers], in print order.
-var sections = []string{"permissions", "discipline", "plan", "memory", "sandbox", "datalog", "telemetry", "ui"}
+var sections = []string{"permissions", "discipline", "plan", "memory", "sandbox", "datalog", "telemetry", "subagents", "ui"}
 
 // lookupField returns the field with the given dotted key.
 func lookupField(key string) (field, bool) {
@@ -161,7 +165,7 @@ func childKeys(prefix string) []string {
 	}
 	var names []string
 	if prefix == "" {
-		names = append(names, "providers", "mcp")
+		names = append(names, "providers", "mcp", "hooks")
 		names = append(names, sections...)
 	}
 	for _, f := range allFields() {

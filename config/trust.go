@@ -33,7 +33,7 @@ func TrustedKeys() []string {
 	for _, k := range trustedProviderKeys {
 		keys = append(keys, "providers.*."+k)
 	}
-	return append(keys, "mcp.servers.*") // a server is a command keel runs
+	return append(keys, "mcp.servers.*", "hooks.*") // a server and a hook are commands keel runs
 }
 
 // projectTrust is the trust verdict on one project file: Dir is the

@@ -192,17 +192,23 @@ func commandResult(output string, err error, ctx, tctx context.Context, timeout,
 // env is the command's environment without keel's secrets: names listed
 // in SecretEnvNames and any variable whose value is a secret. Pagers and
 // git prompts are disabled since stdin is closed.
-func (rc *runCommand) env() []string {
-	base := rc.opts.Env
+func (rc *runCommand) env() []string { return ChildEnv(rc.opts) }
+
+// ChildEnv is the environment of the commands keel runs for the model and
+// the user (run_command, hooks): Options.Env (or keel's own) without the
+// variables SecretEnvNames names or whose value is one of SecretValues,
+// with pagers and git prompts off.
+func ChildEnv(opts Options) []string {
+	base := opts.Env
 	if base == nil {
 		base = os.Environ()
 	}
 	drop := map[string]bool{}
-	for _, n := range rc.opts.SecretEnvNames {
+	for _, n := range opts.SecretEnvNames {
 		drop[n] = true
 	}
 	secret := map[string]bool{}
-	for _, v := range rc.opts.SecretValues {
+	for _, v := range opts.SecretValues {
 		if v != "" {
 			secret[v] = true
 		}

@@ -34,10 +34,14 @@ type Filter struct {
 	// round): a TUI opened and killed before its first prompt leaves an
 	// empty row that keel -c must not pick.
 	Asked bool
+	// Subagents keeps subagents' sessions in the list; without it a
+	// session's children are listed under it (Children), not beside it.
+	Subagents bool
 }
 
 const sessionCols = `id, project_root, cwd, git_branch, provider, model, config_json, first_prompt,
-	started_at, ended_at, stop_reason, rounds, tool_calls, tokens_in, tokens_out, tokens_cached, cost`
+	started_at, ended_at, stop_reason, rounds, tool_calls, tokens_in, tokens_out, tokens_cached, cost,
+	parent_id, parent_call_id, agent`
 
 // scanner is *sql.Row or *sql.Rows.
 type scanner interface{ Scan(...any) error }
@@ -49,7 +53,8 @@ func scanSession(sc scanner) (Session, error) {
 	var ended sql.NullInt64
 	err := sc.Scan(&s.ID, &s.ProjectRoot, &s.Cwd, &s.GitBranch, &s.Provider, &s.Model, &cfg,
 		&s.FirstPrompt, &started, &ended, &s.StopReason, &s.Totals.Rounds, &s.Totals.ToolCalls,
-		&s.Totals.TokensIn, &s.Totals.TokensOut, &s.Totals.TokensCached, &s.Totals.Cost)
+		&s.Totals.TokensIn, &s.Totals.TokensOut, &s.Totals.TokensCached, &s.Totals.Cost,
+		&s.ParentID, &s.ParentCallID, &s.Agent)
 	if err != nil {
 		return s, err
 	}
@@ -77,6 +82,9 @@ func fromNanos(n int64) time.Time {
 func (db *DB) ListSessions(ctx context.Context, f Filter) ([]Session, error) {
 	q := `SELECT ` + sessionCols + ` FROM sessions WHERE 1=1`
 	var args []any
+	if !f.Subagents {
+		q += ` AND parent_id = ''`
+	}
 	if f.Project != "" {
 		q += ` AND project_root = ?`
 		args = append(args, db.red.String(f.Project)) // stored redacted

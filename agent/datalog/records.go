@@ -48,6 +48,11 @@ type Session struct {
 	Ended       time.Time       `json:"ended"`
 	StopReason  string          `json:"stop_reason"`
 	Totals      Totals          `json:"totals"`
+	// A subagent's session: the session and the task call that started
+	// it, and the agent's name (all "" for a user's session).
+	ParentID     string `json:"parent_id,omitempty"`
+	ParentCallID string `json:"parent_call_id,omitempty"`
+	Agent        string `json:"agent,omitempty"`
 }
 
 // Round is one LLM request and its answer.

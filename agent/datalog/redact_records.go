@@ -21,6 +21,7 @@ func (r *redactor) session(s Session) Session {
 	s.Provider, s.Model = r.String(s.Provider), r.String(s.Model)
 	s.Config = json.RawMessage(r.String(string(s.Config)))
 	s.FirstPrompt, s.StopReason = r.String(s.FirstPrompt), r.String(s.StopReason)
+	s.ParentID, s.ParentCallID, s.Agent = r.String(s.ParentID), r.String(s.ParentCallID), r.String(s.Agent)
 	return s
 }
 

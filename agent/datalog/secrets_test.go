@@ -120,7 +120,12 @@ func writeEverything(t *testing.T, db *DB, text string) {
 	var lesson Lesson
 	fill(reflect.ValueOf(&lesson).Elem(), text)
 	lesson.SessionID = sid
-	if err := errors.Join(db.WriteReflection(ctx, refl), db.WriteNoteEvent(ctx, note), db.WriteLesson(ctx, lesson)); err != nil {
+	var hook HookRun
+	fill(reflect.ValueOf(&hook).Elem(), text)
+	hook.SessionID = sid
+	child := Session{ParentID: sid, ParentCallID: text, Agent: text}
+	startTest(t, db, child)
+	if err := errors.Join(db.WriteReflection(ctx, refl), db.WriteNoteEvent(ctx, note), db.WriteLesson(ctx, lesson), db.QueueHookRun(ctx, hook)()); err != nil {
 		t.Fatal(err)
 	}
 	var end RoundRecord

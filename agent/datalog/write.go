@@ -69,6 +69,9 @@ func (db *DB) StartSession(ctx context.Context, s Session) (string, error) {
 	err := db.submit(ctx, "session "+s.ID, func(ctx context.Context, tx *wtx) error {
 		_, err := tx.exec(ctx, stInsertSession,
 			r.ID, r.ProjectRoot, r.Cwd, r.GitBranch, r.Provider, r.Model, string(r.Config), r.FirstPrompt, nanos(r.Started))
+		if err == nil && r.ParentID != "" {
+			err = linkChild(ctx, tx, r)
+		}
 		return err
 	})
 	return s.ID, err

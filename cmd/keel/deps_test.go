@@ -76,6 +76,7 @@ var importRules = append([]importRule{
 	{pkg: module + "/tools/mcp", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config", module + "/cmd", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/agent/telemetry", forbidden: append([]string{module + "/ui", module + "/cmd", module + "/config", module + "/tools/mcp", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/cmd/keel/acp", forbidden: append([]string{module + "/ui", module + "/config", module + "/agent/llmtest", cobraPkg}, charmPrefixes...)},
+	{pkg: module + "/agent/hooks", forbidden: []string{module + "/", cobraPkg}, onlyStd: true},
 	{pkg: module + "/cmd/keel/keellog", forbidden: append([]string{module + "/ui", module + "/agent/llmtest"}, charmPrefixes...)},
 }, uiChildRules()...)
 

@@ -99,8 +99,12 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	}
 	runner, notice := sandboxRunner(cfg, ws.Root())
 	jobs := tools.NewJobs(tools.JobsOptions{})
-	toolset := tools.New(ws, tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: m.secrets,
-		Env: childEnv(cfg, os.Environ()), Sandbox: runner, Jobs: jobs})
+	topts := tools.Options{SecretEnvNames: secretEnvNames(cfg), SecretValues: m.secrets, Env: childEnv(cfg, os.Environ()), Sandbox: runner, Jobs: jobs}
+	toolset := tools.New(ws, topts)
+	hookRun, err := hookRunner(cfg, ws.Root(), topts)
+	if err != nil {
+		return nil, usageError(err)
+	}
 	recallTool := addRecallTool(&toolset, cfg, ws.Root())
 	mcpTools := addMCPTools(&toolset, cfg, ws.Root(), a.mcpNotifier(setup))
 	popts := a.policyOptions(cfg, setup)
@@ -112,6 +116,9 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	tel, telNotice := a.telemetryExporter(cfg, m.secrets, a.mcpNotifier(setup))
 	opts := a.agentOptions(cfg, setup, m)
 	opts.Tools, opts.Permissions, opts.Workdir, opts.Project, opts.Jobs = toolset, policy, ws.Root(), ws.Root(), jobs
+	if hookRun != nil {
+		opts.Hooks = hookRun
+	}
 	env := agent.DetectEnv(cwd, ws.Root(), opts.Now())
 	for _, t := range tools.Expand(toolset) { // MCP tools are not known yet: they describe themselves
 		env.Tools = append(env.Tools, t.Name())

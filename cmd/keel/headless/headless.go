@@ -48,20 +48,28 @@ func (h Headless) Run(ctx context.Context, s *agent.Session, prompt string) (age
 	}
 	for { // Events stays open for the session's life: the task's stop ends this
 		ev := <-s.Events()
-		switch h.Format {
-		case FormatStreamJSON:
-			for _, l := range st.lines(ev) {
-				_ = enc.Encode(l)
-			}
-		case FormatText:
-			h.progress(ev)
-		case FormatJSON:
-			if n, ok := ev.(agent.Notice); ok {
-				fmt.Fprintln(h.Stderr, "keel: "+termtext.Sanitize(n.Text)) // stdout holds only the result
-			}
-		}
+		h.show(enc, st, ev)
 		if stopped, ok := ev.(agent.TaskStopped); ok {
+			for _, run := range s.End(context.WithoutCancel(ctx), "exit") { // SessionEnd, shown before the result
+				h.show(enc, st, run)
+			}
 			return stopped, h.finish(enc, st.sessionID, stopped)
+		}
+	}
+}
+
+// show writes one event in the chosen format.
+func (h Headless) show(enc *json.Encoder, st *streamer, ev agent.Event) {
+	switch h.Format {
+	case FormatStreamJSON:
+		for _, l := range st.lines(ev) {
+			_ = enc.Encode(l)
+		}
+	case FormatText:
+		h.progress(ev)
+	case FormatJSON:
+		if n, ok := ev.(agent.Notice); ok {
+			fmt.Fprintln(h.Stderr, "keel: "+termtext.Sanitize(n.Text)) // stdout holds only the result
 		}
 	}
 }
@@ -110,6 +118,8 @@ func (h Headless) progress(ev agent.Event) {
 		line = reflectionLine(e)
 	case agent.LessonsOffered:
 		line = fmt.Sprintf("◇ %d lesson(s) from earlier tasks offered", e.Count)
+	case agent.HookRan:
+		line = HookLine(e)
 	case agent.TaskStopped:
 		if e.Reason != agent.StopCompleted {
 			line = fmt.Sprintf("■ %s: %s", e.Reason, e.Message)

@@ -124,6 +124,8 @@ func keelLine(ev agent.Event) line {
 		j := e.Job
 		return line{"type": "job", "job_id": j.ID, "command": j.Command, "running": j.Running, "exit_code": j.ExitCode,
 			"stopped_by": j.StoppedBy, "output_bytes": j.OutputBytes, "running_jobs": e.Running}
+	case agent.HookRan:
+		return hookLine(e)
 	}
 	return nil
 }
