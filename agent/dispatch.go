@@ -74,6 +74,9 @@ func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason 
 			t.Denials = append(t.Denials, Denial{Tool: o.call.Name, CallID: o.call.ID, Args: o.call.Arguments, Reason: o.denial})
 		}
 	}
+	kids := t.s.takeChildTotals() // subagents' tokens count against the task's budget; their denials are the task's
+	t.limits.usage = t.limits.usage.Add(kids.usage)
+	t.Denials = append(t.Denials, kids.denials...)
 	t.limits.toolCalls += len(calls)
 	t.limits.reflectCalls += countCalls(calls, ReflectToolName)
 	t.s.mu.Lock()
@@ -143,7 +146,7 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 	if tool.Class() != tools.ReadOnly {
 		s.opts.Recorder.intent(s.currentRound(), o.call, o.started) // shown even if keel dies while it runs
 	}
-	ctx = tools.WithTarget(ctx, o.target)
+	ctx = withCallID(tools.WithTarget(ctx, o.target), o.call.ID)
 	if o.writes {
 		ctx = tools.WithWrites(ctx)
 	}

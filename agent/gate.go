@@ -12,6 +12,7 @@ type PermissionRequest struct {
 	Reason      string // why it asks (e.g. "destructive command", "outside the workspace")
 	Grant       string // what "allow for this session" would cover
 	Destructive bool
+	Agent       string // the subagent asking ("" for the session's own model)
 }
 
 // PermissionReply is a person's (or a policy's) answer.
@@ -30,6 +31,15 @@ type Gate interface {
 // DenyGate refuses every request: headless mode without --yolo, where only
 // config rules and --allow flags let side effects through.
 type DenyGate struct{}
+
+// headlessGate reports a gate that answers without asking anyone.
+func headlessGate(g Gate) bool {
+	if c, ok := g.(childGate); ok {
+		g = c.gate
+	}
+	_, ok := g.(DenyGate)
+	return ok
+}
 
 // Ask refuses, saying how to allow the call next time.
 func (DenyGate) Ask(_ context.Context, req PermissionRequest) (PermissionReply, error) {

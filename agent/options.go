@@ -31,6 +31,9 @@ type Options struct {
 	// AgentName names a subagent's session (the task tool's child): its
 	// hooks end with SubagentStop, and its questions say whose they are.
 	AgentName string
+	// Subagents configures the task tool; nil (or MaxParallel 0) offers
+	// none, and a subagent never offers one.
+	Subagents *Subagents
 
 	Discipline discipline.Policy
 	// StructuredReflection: checkpoints ask for a reflect call, which keel

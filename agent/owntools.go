@@ -12,7 +12,16 @@ func OwnTools(opts Options) []string {
 	if opts.NotesMax > 0 {
 		names = append(names, NoteToolName)
 	}
+	if opts.offersTask() {
+		names = append(names, TaskToolName)
+	}
 	return names
+}
+
+// offersTask reports whether a session made with o has the task tool: a
+// subagent never does.
+func (o Options) offersTask() bool {
+	return o.Subagents != nil && o.Subagents.MaxParallel > 0 && o.AgentName == ""
 }
 
 // ReplayNotes rebuilds a resumed session's working memory from its
@@ -44,5 +53,6 @@ func ReplayNotes(evs []datalog.NoteEvent) []Note {
 // ownTool reports a tool the session owns (update_plan, reflect, note):
 // each only records, so the permission policy does not judge it.
 func (s *Session) ownTool(name string) bool {
-	return name == PlanToolName || (name == ReflectToolName && s.opts.StructuredReflection) || (name == NoteToolName && s.opts.NotesMax > 0)
+	return name == PlanToolName || (name == ReflectToolName && s.opts.StructuredReflection) || (name == NoteToolName && s.opts.NotesMax > 0) ||
+		(name == TaskToolName && s.opts.offersTask()) // its child's calls are judged one by one
 }

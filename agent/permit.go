@@ -38,7 +38,7 @@ func (t *task) permit(ctx context.Context, o *outcome, hook string) bool {
 		t.deny(o, "policy", d.Reason)
 		return false
 	}
-	if _, headless := s.opts.Gate.(DenyGate); !headless {
+	if !headlessGate(s.opts.Gate) {
 		s.notifyHooks(ctx, "keel needs your permission to use "+o.call.Name)
 	}
 	reply, err := s.opts.Gate.Ask(ctx, PermissionRequest{

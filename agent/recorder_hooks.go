@@ -31,3 +31,18 @@ func (r *Recorder) settleQueued() {
 		r.report(w())
 	}
 }
+
+// child starts a subagent's session in the same datalog, linked to its
+// parent; nil (nothing recorded) without a datalog.
+func (r *Recorder) child(s datalog.Session) *Recorder {
+	if !r.usable() {
+		return nil
+	}
+	r.settle() // the parent's row and round are in before the child's
+	id, err := r.db.StartSession(context.Background(), s)
+	if err != nil && id == "" {
+		r.report(err)
+		return nil
+	}
+	return NewRecorder(r.db, id, 0, false)
+}

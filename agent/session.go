@@ -52,6 +52,10 @@ type Session struct {
 	// for Notification hooks, which run beside the question.
 	startHooks, endHooks atomic.Bool
 	bg                   sync.WaitGroup
+	// childSlots holds a token per running subagent (Subagents.MaxParallel);
+	// children are what finished ones added, for the running task.
+	childSlots chan struct{}
+	children   childTotals
 }
 
 // New makes a session. Options.History and Options.Plan restore a resumed one.
@@ -73,6 +77,10 @@ func New(opts Options) *Session {
 	}
 	if opts.NotesMax > 0 {
 		s.opts.Tools = append(s.opts.Tools, s.noteTool())
+	}
+	if opts.offersTask() {
+		s.childSlots = make(chan struct{}, opts.Subagents.MaxParallel)
+		s.opts.Tools = append(s.opts.Tools, s.taskTool())
 	}
 	s.defs = buildToolDefs(s.opts.Tools)
 	s.world = newWorldWatch(opts.Workdir)

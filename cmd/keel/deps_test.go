@@ -77,6 +77,7 @@ var importRules = append([]importRule{
 	{pkg: module + "/agent/telemetry", forbidden: append([]string{module + "/ui", module + "/cmd", module + "/config", module + "/tools/mcp", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/cmd/keel/acp", forbidden: append([]string{module + "/ui", module + "/config", module + "/agent/llmtest", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/agent/hooks", forbidden: []string{module + "/", cobraPkg}, onlyStd: true},
+	{pkg: module + "/agent/agentdef", forbidden: append([]string{module + "/", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/cmd/keel/keellog", forbidden: append([]string{module + "/ui", module + "/agent/llmtest"}, charmPrefixes...)},
 }, uiChildRules()...)
 

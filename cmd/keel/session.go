@@ -120,6 +120,8 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 		opts.Hooks = hookRun
 	}
 	env := agent.DetectEnv(cwd, ws.Root(), opts.Now())
+	var agentNotices []string
+	opts.Subagents, agentNotices = a.subagents(cfg, ws.Root(), env)
 	for _, t := range tools.Expand(toolset) { // MCP tools are not known yet: they describe themselves
 		env.Tools = append(env.Tools, t.Name())
 	}
@@ -145,6 +147,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 			b.notices = append(b.notices, n)
 		}
 	}
+	b.notices = append(b.notices, agentNotices...)
 	return b, nil
 }
 

@@ -120,6 +120,13 @@ func (h Headless) progress(ev agent.Event) {
 		line = fmt.Sprintf("◇ %d lesson(s) from earlier tasks offered", e.Count)
 	case agent.HookRan:
 		line = HookLine(e)
+	case agent.SubagentStarted:
+		line = fmt.Sprintf("⇢ subagent %s: %s", e.Agent, abbreviate(e.Description, 80))
+	case agent.SubagentFinished:
+		line = fmt.Sprintf("⇠ subagent %s: %s, %d rounds, %d tool calls (%s)", e.Agent, e.Reason, e.Summary.Turns, e.Summary.ToolCalls, termtext.Duration(e.Summary.Duration))
+	case agent.SubagentEvent:
+		h.childProgress(e)
+		return
 	case agent.TaskStopped:
 		if e.Reason != agent.StopCompleted {
 			line = fmt.Sprintf("■ %s: %s", e.Reason, e.Message)
@@ -127,6 +134,22 @@ func (h Headless) progress(ev agent.Event) {
 	}
 	if line != "" {
 		fmt.Fprintln(h.Stderr, termtext.Sanitize(line))
+	}
+}
+
+// childProgress writes a subagent's notable events, indented under it.
+func (h Headless) childProgress(e agent.SubagentEvent) {
+	switch e.Event.(type) {
+	case agent.ToolFinished, agent.InterventionFired, agent.HookRan, agent.Notice:
+	default:
+		return
+	}
+	var inner strings.Builder
+	(Headless{Format: FormatText, Stderr: &inner}).progress(e.Event)
+	for _, l := range strings.Split(strings.TrimRight(inner.String(), "\n"), "\n") {
+		if l != "" {
+			fmt.Fprintf(h.Stderr, "  %s │ %s\n", termtext.Sanitize(e.Agent), l)
+		}
 	}
 }
 

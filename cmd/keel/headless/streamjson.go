@@ -34,6 +34,8 @@ func (st *streamer) lines(ev agent.Event) []any {
 			return []any{st.delta(ev)}
 		}
 		return nil
+	case agent.SubagentEvent:
+		return st.child(e)
 	}
 	if l := keelLine(ev); l != nil {
 		return []any{st.keel(l)}
@@ -77,6 +79,28 @@ func (st *streamer) delta(ev agent.Event) line {
 	}
 	return line{"type": "stream_event", "session_id": st.sessionID, "uuid": newUUID(), "parent_tool_use_id": nil,
 		"event": line{"type": "content_block_delta", "index": 0, "delta": d}}
+}
+
+// child maps a subagent's event: its messages as Claude Code writes a
+// subagent's, with parent_tool_use_id set to the task call; its other
+// events as keel's lines with agent and parent_tool_use_id.
+func (st *streamer) child(e agent.SubagentEvent) []any {
+	parent := ptr(e.CallID)
+	switch in := e.Event.(type) {
+	case agent.AssistantMessage:
+		return []any{st.assistant(in, parent, e.Agent)}
+	case agent.ToolFinished:
+		return []any{st.toolResult(in, parent, e.Agent), st.keel(withParent(toolFinishedLine(in), e))}
+	}
+	if l := keelLine(e.Event); l != nil {
+		return []any{st.keel(withParent(l, e))}
+	}
+	return nil
+}
+
+func withParent(l line, e agent.SubagentEvent) line {
+	l["agent"], l["parent_tool_use_id"] = e.Agent, e.CallID
+	return l
 }
 
 // keel stamps one of keel's own lines with the session id.
@@ -126,6 +150,13 @@ func keelLine(ev agent.Event) line {
 			"stopped_by": j.StoppedBy, "output_bytes": j.OutputBytes, "running_jobs": e.Running}
 	case agent.HookRan:
 		return hookLine(e)
+	case agent.SubagentStarted:
+		return line{"type": "subagent_started", "tool_use_id": e.CallID, "agent": e.Agent, "description": e.Description,
+			"tools": e.Tools, "child_session_id": e.SessionID}
+	case agent.SubagentFinished:
+		return line{"type": "subagent_finished", "tool_use_id": e.CallID, "agent": e.Agent, "stop_reason": e.Reason,
+			"message": e.Message, "result": e.Result, "num_turns": e.Summary.Turns, "tool_calls": e.Summary.ToolCalls,
+			"usage": usageOf(e.Summary.Usage), "cost_usd": e.CostUSD, "duration_ms": e.Summary.Duration.Milliseconds(), "child_session_id": e.SessionID}
 	}
 	return nil
 }

@@ -26,14 +26,18 @@ func newShowCommand(open func(bool) (*datalog.DB, error)) *cobra.Command {
 					return err
 				}
 				out := cmd.OutOrStdout()
-				switch {
-				case asJSON:
-					return writeJSON(out, d)
-				case roundN > 0:
+				if roundN > 0 && !asJSON {
 					printRoundFull(out, d.Rounds[0])
-				default:
-					printSession(out, d)
+					return nil
 				}
+				r, err := loadRelated(cmd.Context(), db, d)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(out, r)
+				}
+				printSession(out, r)
 				return nil
 			})
 		},
@@ -62,8 +66,9 @@ func loadByPrefix(cmd *cobra.Command, db *datalog.DB, prefix string, roundN int)
 // printSession prints a session round by round. Everything goes through
 // termtext: messages, arguments and results are the model's and the
 // tools' text, which must not reach the terminal as control sequences.
-func printSession(w io.Writer, d *datalog.SessionDetail) {
+func printSession(w io.Writer, r *related) {
 	w = termtext.NewWriter(w)
+	d := r.SessionDetail
 	s := d.Session
 	fmt.Fprintf(w, "session %s  %s  %s/%s  started %s  stop %s\n", s.ID, s.ProjectRoot, s.Provider, s.Model,
 		s.Started.Local().Format("2006-01-02 15:04:05"), s.StopReason)
@@ -73,6 +78,7 @@ func printSession(w io.Writer, d *datalog.SessionDetail) {
 		fmt.Fprintf(w, "  prompt: %s\n", abridge(s.FirstPrompt, 100))
 	}
 	printPaths(w, d)
+	printRelated(w, r)
 	pp := &planPrinter{}
 	for _, rd := range d.Rounds {
 		fmt.Fprintln(w)

@@ -28,7 +28,7 @@ func TestShowListsUnfinishedCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	printSession(&out, d)
+	printSession(&out, &related{SessionDetail: d})
 	for _, want := range []string{"round 2  not finished", "make c3", "outcome unknown"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("keel log show lacks %q:\n%s", want, out.String())
