@@ -181,6 +181,7 @@ func (m *Model) taskStopped(ev agent.TaskStopped) {
 		m.input.SetPlaceholder(demoOverHint) // the story has been told
 	}
 	m.status.SetCancelling(false)
+	m.stopping = false
 	switch {
 	case ev.Reason == agent.StopCompleted:
 	case ev.Reason == agent.StopCancelled:

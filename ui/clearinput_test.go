@@ -9,9 +9,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// TestCtrlCClearsTheInput: with text in the input, ctrl+c empties it
-// (multi-line and pastes too), keeps it for ↑, does not cancel the task
-// and does not arm quitting; with an empty input it is the quit key.
+// TestCtrlCClearsTheInput: on an idle prompt with text in the input,
+// ctrl+c empties it (multi-line and pastes too), keeps it for ↑ and does
+// not arm quitting; with an empty input it is the quit key. (While a task
+// runs ctrl+c stops it first: TestCtrlCStopsARunningTask.)
 func TestCtrlCClearsTheInput(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -20,7 +21,6 @@ func TestCtrlCClearsTheInput(t *testing.T) {
 		cleared bool // ctrl+c cleared (else it armed quitting)
 	}{
 		{name: "multi-line text", typed: []string{"o", "n", "e", "alt+enter", "t", "w", "o"}, cleared: true},
-		{name: "while a task runs", typed: []string{"n", "e", "x", "t"}, running: true, cleared: true},
 		{name: "empty input quits", cleared: false},
 		{name: "spaces only quit", typed: []string{" ", " "}, cleared: false},
 	}

@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/ui/attach"
 	"github.com/keel-dev/keel/ui/common"
 	"github.com/keel-dev/keel/ui/customcmd"
@@ -41,8 +40,8 @@ func (m *Model) sendPrompt(shown, prompt string, files []attach.File) tea.Cmd {
 	return m.submit(full)
 }
 
-// startShell runs a !command: shown at once, judged by the session's
-// policy, its outcome arriving as a shellcmd.DoneMsg.
+// startShell runs a !command as the user's own (no permission question):
+// shown at once, its outcome arriving as a shellcmd.DoneMsg.
 func (m *Model) startShell(command string) tea.Cmd {
 	command = strings.TrimSpace(command)
 	if m.opts.Shell == nil || m.session == nil {
@@ -55,11 +54,7 @@ func (m *Model) startShell(command string) tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	id := m.trackShell(command, cancel)
-	var gate agent.Gate
-	if m.opts.Bridge != nil {
-		gate = m.opts.Bridge
-	}
-	return tea.Batch(shellcmd.Run(ctx, *m.opts.Shell, gate, id, command), m.startSpin())
+	return tea.Batch(shellcmd.Run(ctx, *m.opts.Shell, id, command), m.startSpin())
 }
 
 // trackShell shows a !command about to run and registers it; it returns
@@ -82,8 +77,8 @@ func (m *Model) shellDone(msg shellcmd.DoneMsg) {
 	}
 	e := m.shellEntries[msg.ID]
 	delete(m.shellEntries, msg.ID)
-	m.tr.FinishShell(e, transcript.ShellOutcome{Denied: msg.Denied, Reason: msg.Reason, Err: msg.Err,
-		Output: msg.Result.Output, ExitCode: msg.Result.ExitCode, IsError: msg.Result.IsError, Duration: msg.Duration})
+	m.tr.FinishShell(e, transcript.ShellOutcome{Output: msg.Result.Output, ExitCode: msg.Result.ExitCode, IsError: msg.Result.IsError,
+		Duration: msg.Duration})
 }
 
 // setCustom installs the custom commands; one a built-in hides is

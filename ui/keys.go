@@ -16,6 +16,11 @@ const wheelLines = 3
 // the help or the welcome screen take it; then the screen's keys; then
 // the input. Every key is compared through a KeyMap binding.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, m.keys.Stop) && m.running && m.session != nil && !m.stopping {
+		m.quitArmed = false // a task that will not stop: ctrl+c twice more quits
+		m.cancel("ctrl+c")
+		return nil
+	}
 	if key.Matches(msg, m.keys.ClearInput) && m.inputShown() && !m.input.Empty() {
 		m.quitArmed = false
 		m.clearInput()
@@ -71,16 +76,14 @@ func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// ctrlC cancels a running task on the first press and quits on the second.
+// ctrlC quits on the second press (a running task was stopped by the
+// first: handleKey).
 func (m *Model) ctrlC() tea.Cmd {
 	if m.quitArmed {
 		return m.quit()
 	}
 	m.quitArmed = true
 	m.status.SetHint("press ctrl+c again to quit")
-	if m.running && m.session != nil {
-		m.cancel()
-	}
 	return nil
 }
 
@@ -139,7 +142,7 @@ func (m *Model) emptyInputKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (m *Model) escape() tea.Cmd {
 	switch {
 	case m.running && m.session != nil:
-		m.cancel()
+		m.cancel("esc")
 	case m.shell.CancelAll() > 0:
 		m.notice("cancelling the !command (esc)…")
 	}
@@ -147,14 +150,16 @@ func (m *Model) escape() tea.Cmd {
 }
 
 // cancel stops the running task; queued prompts are dropped with it.
-func (m *Model) cancel() {
+// by names the key, for the notice.
+func (m *Model) cancel(by string) {
 	m.session.Cancel()
+	m.stopping = true
 	m.status.SetCancelling(true)
 	for _, q := range m.queue {
 		m.tr.Remove(q.entry)
 	}
 	m.queue = nil
-	m.notice("cancelling the task (esc)…")
+	m.notice("cancelling the task (" + by + ")…")
 }
 
 // send submits the input and saves what was sent to the prompt history.

@@ -100,6 +100,36 @@ func TestEscCancelsRunningTask(t *testing.T) {
 	}
 }
 
+// TestCtrlCStopsARunningTask: while a task runs, ctrl+c stops it as esc
+// does, whatever the input holds, and arms no quit; a task slow to stop
+// can still be left with ctrl+c twice more.
+func TestCtrlCStopsARunningTask(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	typeText(m, "work")
+	send(m, press("enter"))
+	typeText(m, "draft of the next prompt")
+	_, cmd := m.Update(press("ctrl+c"))
+	if cmd != nil || !strings.Contains(statusLine(m), "cancelling…") || !strings.Contains(plain(m), "cancelling the task (ctrl+c)") {
+		t.Fatalf("ctrl+c should cancel the task:\n%s", plain(m))
+	}
+	if strings.Contains(plain(m), "again to quit") || m.input.Value() != "draft of the next prompt" {
+		t.Fatalf("ctrl+c armed quitting or cleared the input (%q):\n%s", m.input.Value(), plain(m))
+	}
+	send(m, press("ctrl+c")) // still stopping: this one clears the input
+	if _, cmd = m.Update(press("ctrl+c")); cmd != nil {
+		t.Fatal("the first ctrl+c on an empty input while stopping should warn, not quit")
+	}
+	if _, cmd = m.Update(press("ctrl+c")); cmd == nil {
+		t.Fatal("ctrl+c twice on a task that does not stop should quit")
+	}
+	m = newTestModel(t, 80, 24)
+	typeText(m, "work")
+	send(m, press("enter"), press("ctrl+c"), events(agent.TaskStopped{Reason: agent.StopCancelled}))
+	if _, cmd = m.Update(press("ctrl+c")); cmd != nil || !strings.Contains(plain(m), "again to quit") {
+		t.Fatal("once the task stopped, ctrl+c is the idle prompt's again")
+	}
+}
+
 func TestCtrlCTwiceQuits(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	_, cmd := m.Update(press("ctrl+c"))

@@ -56,6 +56,7 @@ type Model struct {
 	spinning      bool     // the spinner tick is running
 	spinFrame     int      // the spinner's frame, drawn by every child that shows work
 	quitArmed     bool     // ctrl+c was pressed once
+	stopping      bool     // the running task was asked to stop (esc, ctrl+c)
 	resumeID      string
 	demoAsked     bool // the welcome screen's d: Run returns ErrDemoRequested
 	historyWarned bool // the prompt history file failed once (said once)

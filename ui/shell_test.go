@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,8 +15,8 @@ import (
 	"github.com/keel-dev/keel/ui/shellcmd"
 )
 
-// newShellModel is a model whose !commands go through a real workspace,
-// the real run_command and the real permission policy.
+// newShellModel is a model whose !commands run for real in a workspace
+// (tools.RunUserCommand).
 func newShellModel(t *testing.T) (*Model, string, *llmtest.Server) {
 	t.Helper()
 	dir := t.TempDir()
@@ -26,18 +27,11 @@ func newShellModel(t *testing.T) (*Model, string, *llmtest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := tools.New(ws, tools.Options{Env: []string{"PATH=" + os.Getenv("PATH")}})
-	pol, err := tools.NewPolicy(ws, tools.PolicyOptions{Tools: set})
-	if err != nil {
-		t.Fatal(err)
+	opts := tools.Options{Env: []string{"PATH=" + os.Getenv("PATH"), "OPENAI_API_KEY=sk-secret-shell"}, SecretEnvNames: []string{"OPENAI_API_KEY"}}
+	run := func(ctx context.Context, command string) tools.Result {
+		return tools.RunUserCommand(ctx, ws, opts, command)
 	}
-	var run tools.Tool
-	for _, tl := range set {
-		if tl.Name() == tools.NameRunCommand {
-			run = tl
-		}
-	}
-	m, srv := newLLMModel(t, 100, 30, Options{Shell: &shellcmd.Shell{Tool: run, Permissions: pol, OutputCap: 1 << 10}})
+	m, srv := newLLMModel(t, 100, 30, Options{Shell: &shellcmd.Shell{Run: run, OutputCap: 1 << 10}})
 	return m, ws.Root(), srv
 }
 
@@ -103,38 +97,32 @@ func TestShellCommandRunsAndGoesWithTheNextPrompt(t *testing.T) {
 	}
 }
 
-// TestShellCommandAsksLikeTheModel: a command the policy asks about shows
-// the permission dialog; allowed, it runs; denied, it does not.
-func TestShellCommandAsksLikeTheModel(t *testing.T) {
-	for _, tc := range []struct {
-		keys []string
-		ran  bool
-		want string
-	}{
-		{[]string{"a"}, true, "✓ ! touch made.txt"},
-		{[]string{"d", "enter"}, false, "⊘ ! touch made.txt"},
-	} {
-		m, root, srv := newShellModel(t)
-		typeText(m, "!touch made.txt")
-		_, cmd := m.Update(press("enter"))
-		done := shellMsgs(cmd)
-		deliver(t, m) // the Bridge's question, as the drain delivers it
-		if s := plain(m); !strings.Contains(s, "Allow run_command?") || !strings.Contains(s, "touch made.txt") {
-			t.Fatalf("the policy's question should show:\n%s", s)
-		}
-		for _, k := range tc.keys {
-			send(m, press(k))
-		}
-		send(m, awaitShell(t, done))
-		_, err := os.Stat(filepath.Join(root, "made.txt"))
-		if (err == nil) != tc.ran || !strings.Contains(plain(m), tc.want) {
-			t.Fatalf("keys %v: file made %v, screen:\n%s", tc.keys, err == nil, plain(m))
-		}
-		typeText(m, "next")
-		_, cmd = m.Update(press("enter"))
-		if p := sentPrompt(t, srv, cmd); strings.Contains(p, "user_command_output") != tc.ran {
-			t.Fatalf("keys %v: prompt %q", tc.keys, p)
-		}
+// TestShellCommandRunsAsTheUsersOwn: a command the model would be asked
+// about (it writes a file) runs without a question, in the workspace, with
+// a note that it ran outside the model's permissions and one footer; keel's
+// secrets are not in its environment.
+func TestShellCommandRunsAsTheUsersOwn(t *testing.T) {
+	m, root, srv := newShellModel(t)
+	typeText(m, "!touch made.txt && echo key=${OPENAI_API_KEY:-none}")
+	_, cmd := m.Update(press("enter"))
+	send(m, awaitShell(t, shellMsgs(cmd)))
+	if _, err := os.Stat(filepath.Join(root, "made.txt")); err != nil {
+		t.Fatalf("the command did not run in the workspace: %v", err)
+	}
+	s := plain(m)
+	if strings.Contains(s, "Allow run_command?") || !strings.Contains(s, "✓ ! touch made.txt") || !strings.Contains(s, "key=none") {
+		t.Fatalf("the command should run unasked, without keel's key:\n%s", s)
+	}
+	if !strings.Contains(s, "outside the model's permissions") {
+		t.Fatalf("no note says the command ran outside the model's permissions:\n%s", s)
+	}
+	if strings.Contains(s, "[exit code") || strings.Count(s, "exit 0") != 1 {
+		t.Fatalf("want one footer (exit 0 · duration):\n%s", s)
+	}
+	typeText(m, "next")
+	_, cmd = m.Update(press("enter"))
+	if p := sentPrompt(t, srv, cmd); !strings.Contains(p, "<user_command_output command=\"touch made.txt && echo key=${OPENAI_API_KEY:-none}\" exit_code=\"0\">\nkey=none") {
+		t.Fatalf("prompt %q", p)
 	}
 }
 

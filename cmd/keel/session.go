@@ -44,6 +44,7 @@ type builtSession struct {
 	mcp      *mcp.Manager // the MCP servers, started in the background; nil in the demo
 	ws       *tools.Workspace
 	env      agent.PromptEnv // where the session runs (the TUI's start banner)
+	toolOpts tools.Options   // the tools' options: the environment of the user's !commands
 	model    string          // the model and provider it talks to (headless's init line)
 	provider string
 	tools    []tools.Tool // the session's tools and policy, for the TUI's !commands
@@ -138,7 +139,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	tracer.Bind(s.KnownID)
 	b := &builtSession{session: s, db: db, recorder: opts.Recorder, cfg: cfg, root: ws.Root(), mcp: mcpTools,
 		ws: ws, env: env, tools: toolset, policy: policy, runner: runner, model: opts.Model, provider: opts.ProviderName,
-		tracer: tracer, tel: tel}
+		tracer: tracer, tel: tel, toolOpts: topts}
 	mcpTools.Start() // in the background: their tools join the requests that follow their start
 	elsewhere := a.resumedElsewhere
 	a.resumedElsewhere = ""

@@ -129,12 +129,10 @@ func (a *app) uiOptions(b *builtSession, bridge *dialog.Bridge) ui.Options {
 // shellFor gives the TUI's !commands the session's run_command and
 // permission policy; nil when the session has no run_command.
 func shellFor(b *builtSession) *shellcmd.Shell {
-	for _, t := range b.tools {
-		if t.Name() == tools.NameRunCommand {
-			return &shellcmd.Shell{Tool: t, Permissions: b.policy, OutputCap: b.cfg.ToolOutputCap}
-		}
-	}
-	return nil
+	ws, topts := b.ws, b.toolOpts
+	return &shellcmd.Shell{OutputCap: b.cfg.ToolOutputCap, Run: func(ctx context.Context, command string) tools.Result {
+		return tools.RunUserCommand(ctx, ws, topts, command)
+	}}
 }
 
 // commandDirs are where custom /commands live: the project's

@@ -22,6 +22,7 @@ type KeyMap struct {
 	HistoryNext key.Binding
 	Complete    key.Binding
 	Cancel      key.Binding
+	Stop        key.Binding // ctrl+c while a task runs, before ClearInput and Quit
 	Quit        key.Binding
 	ClearInput  key.Binding // ctrl+c while the input holds text, before Quit
 	Help        key.Binding
@@ -59,6 +60,7 @@ func Default() KeyMap {
 		HistoryNext: bind("↓", "next prompt (on the last line)", "down"),
 		Complete:    bind("tab", "complete a /command; @ completes files", "tab"),
 		Cancel:      bind("esc", "cancel the running task or !command", "esc"),
+		Stop:        bind("ctrl+c", "stop the running task (as esc)", "ctrl+c"),
 		Quit:        bind("ctrl+c ×2", "quit (with an empty input)", "ctrl+c"),
 		ClearInput:  bind("ctrl+c", "clear the input (↑ brings it back)", "ctrl+c"),
 		Help:        bind("?", "key help (empty input)", "?"),
@@ -90,7 +92,7 @@ type Section struct {
 // Sections is every binding, grouped as `?` shows them.
 func (k KeyMap) Sections() []Section {
 	return []Section{
-		{"Keys", []key.Binding{k.Send, k.HistoryPrev, k.HistoryNext, k.Complete, k.Cancel, k.ClearInput, k.Quit,
+		{"Keys", []key.Binding{k.Send, k.HistoryPrev, k.HistoryNext, k.Complete, k.Cancel, k.Stop, k.ClearInput, k.Quit,
 			k.PageUp, k.PageDown, k.Home, k.End, k.SelectPrev, k.SelectNext, k.Expand,
 			k.Plan, k.Log, k.Copy, k.Help}},
 		{"Editing", k.Edit.bindings()},

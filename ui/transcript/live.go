@@ -227,6 +227,9 @@ func (t *Model) AddShell(command string) *Entry {
 // shellNote follows a !command's outcome: its output is not sent yet.
 const shellNote = "output goes with your next prompt"
 
+// shellOwn is the line under a !command: whose command it was.
+const shellOwn = "ran as your own command, outside the model's permissions"
+
 // ShellOutcome is how a !command ended, as its entry shows it.
 type ShellOutcome struct {
 	Denied   bool

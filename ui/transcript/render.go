@@ -164,6 +164,9 @@ func (r *renderer) toolIcon(t *toolCall) (string, common.Styler) {
 func (r *renderer) toolBody(e *Entry, width int) []string {
 	t := e.tool
 	var out []string
+	if t.user {
+		out = append(out, common.Wrap(r.st.Dim, shellOwn, width-2)...)
+	}
 	if t.denyReason != "" {
 		out = append(out, common.Wrap(r.st.Warn, "reason: "+t.denyReason, width-2)...)
 	}

@@ -60,8 +60,9 @@ func hostileFixture(t *testing.T) (open func(bool) (*datalog.DB, error), sid str
 	}
 	var s datalog.Session
 	setStrings(reflect.ValueOf(&s).Elem(), hostile)
-	s.Config = nil
+	s.Config, s.ParentID = nil, "" // a user's session (a subagent's is listed under its parent)
 	sid = startTest(t, db, s)
+	startTest(t, db, datalog.Session{ParentID: sid, ParentCallID: hostile, Agent: hostile, FirstPrompt: hostile}) // printed in show's tree
 	var rec datalog.RoundRecord
 	setStrings(reflect.ValueOf(&rec).Elem(), hostile)
 	rec.Round.SessionID, rec.Round.Seq, rec.Round.TaskSeq = sid, 1, 1
