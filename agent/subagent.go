@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/keel-dev/keel/agent/agentdef"
 	"github.com/keel-dev/keel/agent/llm"
@@ -194,7 +193,7 @@ func (s *Session) addChild(sum TaskSummary, cost float64) {
 
 // childResult is what the parent's model reads: the child's answer, and
 // how it ended when it did not complete.
-func childResult(name string, st TaskStopped, took time.Duration) tools.Result {
+func childResult(name string, st TaskStopped) tools.Result {
 	head := fmt.Sprintf("[subagent %s: %s after %s, %s]", name, st.Reason, count(st.Summary.Turns, "round"), count(st.Summary.ToolCalls, "tool call"))
 	if st.Reason != StopCompleted {
 		head = fmt.Sprintf("[subagent %s stopped: %s (%s); its last answer follows]", name, st.Reason, st.Message)
@@ -203,6 +202,5 @@ func childResult(name string, st TaskStopped, took time.Duration) tools.Result {
 	if answer == "" {
 		answer = "(no answer)"
 	}
-	_ = took
 	return tools.Result{Output: head + "\n\n" + answer, IsError: st.Reason != StopCompleted}
 }

@@ -56,7 +56,6 @@ func (s *Session) runChild(ctx context.Context, a TaskArgs) tools.Result {
 	child := New(opts)
 	defer child.Close()
 	s.out.send(SubagentStarted{CallID: callID, Agent: name, Description: a.Description, Prompt: a.Prompt, Tools: names, SessionID: child.ID()})
-	started := s.now()
 	if err := child.Submit(ctx, a.Prompt); err != nil {
 		return tools.ErrResult("the subagent %s cannot start: %v", name, err)
 	}
@@ -68,7 +67,7 @@ func (s *Session) runChild(ctx context.Context, a TaskArgs) tools.Result {
 	s.addChild(st.Summary, cost)
 	s.out.send(SubagentFinished{CallID: callID, Agent: name, Reason: st.Reason, Message: st.Message, Result: st.Result,
 		SessionID: child.ID(), Summary: st.Summary, CostUSD: st.Summary.CostUSD})
-	return childResult(name, st, s.now().Sub(started))
+	return childResult(name, st)
 }
 
 // forwardChild passes a child's events on, deltas left out, until its
