@@ -154,6 +154,14 @@ func (m *Model) apply(ev agent.Event) {
 		m.status.Retrying(ev.Wait)
 	case agent.Notice:
 		m.notice(ev.Text)
+	case agent.HookRan:
+		m.notice(hookLine(ev))
+	case agent.SubagentStarted:
+		m.tr.SubagentStarted(ev)
+	case agent.SubagentEvent:
+		m.subagentEvent(ev)
+	case agent.SubagentFinished:
+		m.tr.SubagentFinished(ev)
 	case agent.JobChanged:
 		m.status.SetJobs(ev.Running)
 		if !ev.Job.Running {

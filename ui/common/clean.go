@@ -65,6 +65,18 @@ func CleanEvent(ev agent.Event) agent.Event {
 	case agent.JobChanged:
 		e.Job.Command, e.Job.Workdir = Clean(e.Job.Command), Clean(e.Job.Workdir)
 		return e
+	case agent.HookRan:
+		e.Matcher, e.Command, e.Tool, e.Agent, e.Reason = Clean(e.Matcher), Clean(e.Command), Clean(e.Tool), Clean(e.Agent), Clean(e.Reason)
+		return e
+	case agent.SubagentStarted:
+		e.Agent, e.Description, e.Prompt, e.Tools = Clean(e.Agent), Clean(e.Description), Clean(e.Prompt), CleanAll(e.Tools)
+		return e
+	case agent.SubagentEvent:
+		e.Agent, e.Event = Clean(e.Agent), CleanEvent(e.Event)
+		return e
+	case agent.SubagentFinished:
+		e.Agent, e.Message, e.Result = Clean(e.Agent), Clean(e.Message), Clean(e.Result)
+		return e
 	case agent.TaskStopped:
 		e.Message, e.Result = Clean(e.Message), Clean(e.Result)
 		if e.Err != nil {
@@ -103,7 +115,7 @@ func CleanPlan(p agent.Plan) agent.Plan {
 // CleanPermission returns r with its text sanitised (a copy, for display).
 func CleanPermission(r agent.PermissionRequest) agent.PermissionRequest {
 	r.Tool, r.Args, r.Summary = Clean(r.Tool), Clean(r.Args), Clean(r.Summary)
-	r.Reason, r.Grant = Clean(r.Reason), Clean(r.Grant)
+	r.Reason, r.Grant, r.Agent = Clean(r.Reason), Clean(r.Grant), Clean(r.Agent)
 	return r
 }
 

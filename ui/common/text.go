@@ -75,7 +75,7 @@ func KeyArgument(tool, args string) string {
 			return OneLine(fmt.Sprintf("%s · confidence %.2f", adj, conf))
 		}
 	}
-	for _, k := range []string{"command", "path", "pattern", "goal", "query", "url"} {
+	for _, k := range []string{"command", "path", "pattern", "goal", "query", "url", "description"} {
 		if v, ok := m[k].(string); ok && v != "" {
 			return OneLine(v)
 		}

@@ -225,6 +225,9 @@ func (d *Model) View(st theme.Styles, width, height int) string {
 func (d *Model) permLines(st theme.Styles, r *Request, width, height int) []string {
 	p := r.perm
 	title := "Allow " + p.Tool + "?"
+	if p.Agent != "" {
+		title = "Subagent " + p.Agent + " asks: allow " + p.Tool + "?"
+	}
 	if p.Destructive {
 		title += "  (destructive)"
 	}

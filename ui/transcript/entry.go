@@ -42,6 +42,7 @@ type toolCall struct {
 	user           bool   // a !command the user ran, not the model's call
 	note           string // a dim note after the outcome
 	noDuration     bool   // a resumed !command: its duration was not kept
+	child          *child // a task call's subagent, shown live under it
 }
 
 // Entry is one item of the transcript. Its rendered lines are cached per

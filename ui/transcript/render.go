@@ -167,6 +167,9 @@ func (r *renderer) toolBody(e *Entry, width int) []string {
 	if t.user {
 		out = append(out, common.Wrap(r.st.Dim, shellOwn, width-2)...)
 	}
+	if t.child != nil {
+		out = append(out, r.childLines(t, e.expanded, width)...)
+	}
 	if t.denyReason != "" {
 		out = append(out, common.Wrap(r.st.Warn, "reason: "+t.denyReason, width-2)...)
 	}

@@ -1,4 +1,4 @@
--- 0010: hooks and subagents. hook_runs: one row per hook command run: the
+-- 0011: hooks and subagents. hook_runs: one row per hook command run: the
 -- event, the matcher and command as configured, the tool call it ran for,
 -- its exit code (-1 when it did not exit by itself), duration, whether it
 -- timed out, and what it decided (block, allow, ask, error) and why.
