@@ -15,9 +15,9 @@ import (
 )
 
 // hookLog is a hook command that appends the event it reads on stdin to
-// dir/EVENT.jsonl.
+// dir/EVENT.jsonl, in one write (hooks of one event run at once).
 func hookLog(dir, event string) string {
-	return fmt.Sprintf("cat >> %s; echo >> %s", filepath.Join(dir, event+".jsonl"), filepath.Join(dir, event+".jsonl"))
+	return fmt.Sprintf(`in=$(cat); echo "$in" >> %s`, filepath.Join(dir, event+".jsonl"))
 }
 
 // hookInputs reads what the EVENT hooks logged.

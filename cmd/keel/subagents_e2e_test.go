@@ -65,7 +65,8 @@ func subagentRows(t *testing.T, home, parent string) []string {
 }
 
 func TestTwoSubagentsRunAtOnceAndRollUp(t *testing.T) {
-	home, dir := t.TempDir(), project(t)
+	home, dir, logs := t.TempDir(), project(t), t.TempDir()
+	writeUserConfig(t, home, fmt.Sprintf("[[hooks.SubagentStop]]\ncommand = %q\n", hookLog(logs, "SubagentStop")))
 	var mu sync.Mutex
 	arrived := map[string]bool{}
 	both := make(chan struct{})
@@ -122,6 +123,10 @@ func TestTwoSubagentsRunAtOnceAndRollUp(t *testing.T) {
 	}
 	if childMsgs != 2 {
 		t.Errorf("%d subagent assistant lines with parent_tool_use_id, want 2", childMsgs)
+	}
+	stops := hookInputs(t, logs, "SubagentStop")
+	if len(stops) != 2 || stops[0]["agent_name"] != "general" || stops[0]["stop_hook_active"] != false {
+		t.Errorf("SubagentStop hook inputs = %v, want one per child", stops)
 	}
 	rows := subagentRows(t, home, parent)
 	if fmt.Sprint(rows) != "[general call_a completed 1 general call_b completed 1]" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,5 +46,41 @@ func TestCtrlCStopsTheTaskAndShellIsTheUsersInTmux(t *testing.T) {
 	tm.keys("C-c")
 	if !tm.exited(10 * time.Second) {
 		t.Fatalf("keel did not quit on ctrl+c twice:\n%s", tm.screen())
+	}
+}
+
+// TestNotificationHookRunsWhenKeelAsksInTmux: a permission question in
+// the TUI runs the Notification hooks with what keel waits for.
+func TestNotificationHookRunsWhenKeelAsksInTmux(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
+	srv := llmtest.Start(t, llmtest.Rounds(
+		llmtest.ToolRound(llmtest.Call{Name: "read_file", Args: `{"path":"main.go"}`}),
+		llmtest.ToolRound(llmtest.Call{Name: "edit_file", Args: `{"path":"main.go","old_string":"func main() {}","new_string":"func main() { println(1) }"}`}),
+		llmtest.TextRound("edited"), llmtest.TextRound("no check applies")))
+	home, dir, logs := t.TempDir(), project(t), t.TempDir()
+	env := tmuxEnv(home, srv)
+	cfg := filepath.Join(home, "cfg", "keel", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("[[hooks.Notification]]\ncommand = %q\n", hookLog(logs, "Notification"))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTmux(t, env, dir)
+	tm.waitFor("Ask keel")
+	tm.keys("edit main", "Enter")
+	tm.waitFor("Allow edit_file?")
+	tm.waitFor("⚑ Notification hook")
+	ins := hookInputs(t, logs, "Notification")
+	if len(ins) != 1 || ins[0]["message"] != "keel needs your permission to use edit_file" {
+		t.Fatalf("Notification hook inputs = %v", ins)
+	}
+	tm.keys("d", "Enter")
+	tm.waitTitle(ui.TitleReady)
+	tm.keys("C-c")
+	tm.waitFor("again to quit")
+	tm.keys("C-c")
+	if !tm.exited(10 * time.Second) {
+		t.Fatalf("keel did not quit:\n%s", tm.screen())
 	}
 }
