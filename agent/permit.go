@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/hooks"
 	"github.com/keel-dev/keel/tools"
 )
@@ -53,10 +54,11 @@ func (t *task) permit(ctx context.Context, o *outcome, hook string) bool {
 		t.deny(o, "user", reply.Reason)
 		return false
 	}
+	o.decision, o.decidedBy, o.writes = "allow", datalog.DecidedByUserOnce, true
 	if reply.ForSession {
 		s.opts.Permissions.Grant(d.Grant)
+		o.decidedBy = datalog.DecidedByUserSession + d.Grant.Description
 	}
-	o.decision, o.decidedBy, o.writes = "allow", "user", true
 	return true
 }
 

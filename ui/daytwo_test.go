@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/ui/dialog"
 )
@@ -123,5 +124,32 @@ func TestPermissionDialogShowsTheWholeChange(t *testing.T) {
 				t.Fatalf("esc should go back to the question, not answer it:\n%s", got)
 			}
 		})
+	}
+}
+
+// A resumed session's permission notes say how the user answered, as the
+// live ones did (issue 32: "allowed run_command" for both).
+func TestResumedPermissionNotes(t *testing.T) {
+	calls := []llm.ToolCall{{ID: "c1", Name: "run_command", Arguments: `{"command":"go test ./..."}`},
+		{ID: "c2", Name: "edit_file", Arguments: `{"path":"a.go","old_string":"a","new_string":"b"}`}}
+	rd := &datalog.RoundDetail{
+		Round: datalog.Round{Seq: 1, TaskSeq: 1, FinishReason: "tool_calls"},
+		Messages: []datalog.Message{{Msg: llm.Message{Role: llm.RoleUser, Content: "test it"}},
+			{Msg: llm.Message{Role: llm.RoleAssistant, ToolCalls: calls}},
+			{Msg: llm.Message{Role: llm.RoleTool, ToolCallID: "c1", Content: "ok"}}, {Msg: llm.Message{Role: llm.RoleTool, ToolCallID: "c2", Content: "ok"}}},
+		ToolCalls: []datalog.ToolCall{
+			{CallID: "c1", Name: "run_command", Permission: "allow", DecidedBy: datalog.DecidedByUserSession + "run_command: go test*"},
+			{CallID: "c2", Index: 1, Name: "edit_file", Permission: "allow", DecidedBy: datalog.DecidedByUserOnce}},
+	}
+	dark := true
+	s := agent.New(agent.Options{ProviderName: "openai", Model: "gpt-test"})
+	t.Cleanup(s.Close)
+	m := New(Options{Session: s, Bridge: dialog.NewBridge(), Resumed: &datalog.SessionDetail{Rounds: []*datalog.RoundDetail{rd}},
+		ProviderLabel: "openai", Model: "gpt-test", ContextWindow: 128000, Dark: &dark, Width: 100, Height: 30})
+	got := plain(m)
+	for _, want := range []string{"allowed for this session: run_command: go test*", "allowed edit_file once"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the resumed transcript lacks %q:\n%s", want, got)
+		}
 	}
 }

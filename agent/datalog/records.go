@@ -1,6 +1,7 @@
 package datalog
 
 import (
+	"strings"
 	"encoding/json"
 	"time"
 
@@ -11,13 +12,36 @@ import (
 // that never ended: its process died (crash, SIGKILL, power loss).
 const StopInterrupted = "interrupted"
 
-// Who decided a tool call's permission.
+// Who decided a tool call's permission. The user's answers say how the
+// dialog was answered: allowed once, or for the session with the grant's
+// pattern ("user:session: run_command: go test*"); a denial, and rows
+// written before the distinction, are DecidedByUser.
 const (
-	DecidedByRule   = "rule"
-	DecidedByUser   = "user"
-	DecidedByPolicy = "policy"
-	DecidedByYolo   = "yolo"
+	DecidedByRule        = "rule"
+	DecidedByUser        = "user"
+	DecidedByUserOnce    = "user:once"
+	DecidedByUserSession = "user:session: " // followed by the grant's pattern
+	DecidedByPolicy      = "policy"
+	DecidedByYolo        = "yolo"
 )
+
+// ByUser reports a decision the user made in the permission dialog.
+func ByUser(decidedBy string) bool {
+	return decidedBy == DecidedByUser || strings.HasPrefix(decidedBy, "user:")
+}
+
+// UserAllowed says how the user allowed tool, as the dialog's note said
+// it live: "allowed run_command once", "allowed for this session:
+// PATTERN", or "allowed run_command" for a row that did not record which.
+func UserAllowed(tool, decidedBy string) string {
+	if pattern, ok := strings.CutPrefix(decidedBy, DecidedByUserSession); ok {
+		return "allowed for this session: " + pattern
+	}
+	if decidedBy == DecidedByUserOnce {
+		return "allowed " + tool + " once"
+	}
+	return "allowed " + tool
+}
 
 // MaxResultBytes caps a stored tool result; ToolCall.ResultSize keeps the
 // full size.

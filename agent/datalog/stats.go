@@ -23,6 +23,7 @@ type Stats struct {
 	UnverifiedEdits  []UnverifiedEdit    `json:"unverified_edits"`
 	Interventions    []InterventionStats `json:"interventions"`
 	Checkpoints      CheckpointStats     `json:"checkpoints"`
+	Permissions      PermissionStats     `json:"permissions"`
 }
 
 // TaskStats are one user task's figures.
@@ -107,6 +108,7 @@ func (db *DB) Stats(ctx context.Context, scope StatsScope) (*Stats, error) {
 		return nil, fmt.Errorf("compute stats: %w", err)
 	}
 	st := computeStats(d)
+	st.Permissions = permissionStats(d)
 	if st.Checkpoints, err = db.checkpointStats(ctx, in, args); err != nil {
 		return nil, fmt.Errorf("compute stats: %w", err)
 	}
@@ -158,7 +160,7 @@ func (db *DB) loadStatsRounds(ctx context.Context, d *statsData, in string, args
 }
 
 func (db *DB) loadStatsCalls(ctx context.Context, d *statsData, in string, args []any) error {
-	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT session_id, round_seq, idx, name, arguments, is_error, verified
+	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT session_id, round_seq, idx, name, arguments, is_error, verified, permission, decided_by
 		FROM tool_calls WHERE session_id IN `+in+` ORDER BY session_id, round_seq, idx`, args...)
 	if err != nil {
 		return err
@@ -166,7 +168,7 @@ func (db *DB) loadStatsCalls(ctx context.Context, d *statsData, in string, args 
 	defer rows.Close()
 	for rows.Next() {
 		var c ToolCall
-		if err := rows.Scan(&c.SessionID, &c.Round, &c.Index, &c.Name, &c.Arguments, &c.IsError, &c.Verified); err != nil {
+		if err := rows.Scan(&c.SessionID, &c.Round, &c.Index, &c.Name, &c.Arguments, &c.IsError, &c.Verified, &c.Permission, &c.DecidedBy); err != nil {
 			return err
 		}
 		d.calls[c.SessionID] = append(d.calls[c.SessionID], c)

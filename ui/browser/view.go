@@ -196,7 +196,11 @@ func roundFull(st theme.Styles, rd *datalog.RoundDetail, width int) []string {
 		add(st.Status, m.Msg.Content)
 	}
 	for _, tc := range rd.ToolCalls {
-		head(st.Bold, fmt.Sprintf("tool %s · %s · %s by %s", tc.Name, termtext.Duration(tc.Duration), tc.Permission, tc.DecidedBy))
+		decision := tc.Permission + " by " + tc.DecidedBy
+		if tc.Permission == "allow" && datalog.ByUser(tc.DecidedBy) {
+			decision = datalog.UserAllowed(tc.Name, tc.DecidedBy) + " by the user"
+		}
+		head(st.Bold, fmt.Sprintf("tool %s · %s · %s", tc.Name, termtext.Duration(tc.Duration), decision))
 		add(st.Dim, tc.Arguments)
 		add(st.Status, tc.Result)
 	}

@@ -110,18 +110,18 @@ func (b *logReplay) assistant(msg llm.Message, rd *datalog.RoundDetail, results 
 			tc.diff = common.Clean(b.diff(rd.FileChanges, c.ID))
 		}
 		t.add(&Entry{kind: kindTool, tool: tc})
-		if row != nil && row.DecidedBy == datalog.DecidedByUser { // the dialog's answer, noted as it was live
+		if row != nil && datalog.ByUser(row.DecidedBy) { // the dialog's answer, noted as it was live
 			t.Notice(userAnswer(tc.name, row))
 		}
 	}
 }
 
 // userAnswer is the note the permission dialog left: "denied
-// run_command" with the reason the user typed, or "allowed run_command"
-// (the datalog does not tell once from for the session).
+// run_command" with the reason the user typed, "allowed run_command
+// once" or "allowed for this session: PATTERN".
 func userAnswer(tool string, row *datalog.ToolCall) string {
 	if row.Permission != "deny" {
-		return "allowed " + tool
+		return common.Clean(datalog.UserAllowed(tool, row.DecidedBy))
 	}
 	reason := strings.TrimPrefix(common.Clean(row.Result), "permission denied: ")
 	if reason == "" || reason == "the user denied this call" {

@@ -90,6 +90,19 @@ func printStats(w io.Writer, st *datalog.Stats) {
 		}
 	})
 	printCheckpoints(w, st.Checkpoints)
+	printPermissions(w, st.Permissions)
+}
+
+// printPermissions prints how the user answered permission questions.
+func printPermissions(w io.Writer, p datalog.PermissionStats) {
+	fmt.Fprintf(w, "permission answers: %d allowed once, %d allowed for the session, %d denied", p.AllowedOnce, p.AllowedSession, p.Denied)
+	if p.Allowed > 0 {
+		fmt.Fprintf(w, ", %d allowed (once or for the session: not recorded)", p.Allowed)
+	}
+	fmt.Fprintln(w)
+	for _, g := range p.Grants {
+		fmt.Fprintf(w, "  for the session: %s (%s)\n", termtext.Sanitize(g.Tool), count(g.Count, "call"))
+	}
 }
 
 // printCheckpoints prints how checkpoints were answered.
