@@ -1,8 +1,8 @@
 package datalog
 
 import (
-	"strings"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/keel-dev/keel/agent/llm"
