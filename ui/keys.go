@@ -21,6 +21,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.cancel("ctrl+c")
 		return nil
 	}
+	if key.Matches(msg, m.keys.Stop) && m.shell.Active() {
+		m.quitArmed = false // as for a task: a running !command is stopped, not left behind
+		m.shell.CancelAll()
+		m.notice("cancelling the !command (ctrl+c)…")
+		return nil
+	}
 	if key.Matches(msg, m.keys.ClearInput) && m.inputShown() && !m.input.Empty() {
 		m.quitArmed = false
 		m.clearInput()

@@ -133,3 +133,23 @@ func TestShellWithoutASessionShell(t *testing.T) {
 		t.Fatalf("no Shell: %s", plain(m))
 	}
 }
+
+// TestAKeyStopsARunningShellCommand: esc, and ctrl+c as for a task, stop
+// a !command that runs; ctrl+c does not arm the quit instead.
+func TestAKeyStopsARunningShellCommand(t *testing.T) {
+	for _, k := range []string{"esc", "ctrl+c"} {
+		t.Run(k, func(t *testing.T) {
+			m, _, _ := newShellModel(t)
+			typeText(m, "!sleep 30; echo $((6*7))")
+			_, cmd := m.Update(press("enter"))
+			done := shellMsgs(cmd)
+			send(m, press(k))
+			msg := awaitShell(t, done) // within the deadline, not after 30s
+			send(m, msg)
+			s := plain(m)
+			if !strings.Contains(s, "cancelling the !command ("+k+")") || strings.Contains(s, "42") || m.quitArmed {
+				t.Fatalf("%s should stop the !command (quit armed: %v):\n%s", k, m.quitArmed, s)
+			}
+		})
+	}
+}

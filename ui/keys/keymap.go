@@ -22,7 +22,7 @@ type KeyMap struct {
 	HistoryNext key.Binding
 	Complete    key.Binding
 	Cancel      key.Binding
-	Stop        key.Binding // ctrl+c while a task runs, before ClearInput and Quit
+	Stop        key.Binding // ctrl+c while a task or a !command runs, before ClearInput and Quit
 	Quit        key.Binding
 	ClearInput  key.Binding // ctrl+c while the input holds text, before Quit
 	Help        key.Binding
@@ -60,7 +60,7 @@ func Default() KeyMap {
 		HistoryNext: bind("↓", "next prompt (on the last line)", "down"),
 		Complete:    bind("tab", "complete a /command; @ completes files", "tab"),
 		Cancel:      bind("esc", "cancel the running task or !command", "esc"),
-		Stop:        bind("ctrl+c", "stop the running task (as esc)", "ctrl+c"),
+		Stop:        bind("ctrl+c", "stop the running task or !command (as esc)", "ctrl+c"),
 		Quit:        bind("ctrl+c ×2", "quit (with an empty input)", "ctrl+c"),
 		ClearInput:  bind("ctrl+c", "clear the input (↑ brings it back)", "ctrl+c"),
 		Help:        bind("?", "key help (empty input)", "?"),
