@@ -14,6 +14,7 @@ type conversation struct {
 	mu        sync.Mutex
 	history   []llm.Message
 	histBytes int // the history's size as estimateTokens counts it, kept as it grows
+	images    int // images in the history: requests with none take the fast path
 	plan      *Plan
 	// planEvents are failed plans waiting for the task to turn them into
 	// replanning messages (update_plan may run beside other read-only tools).
@@ -26,7 +27,7 @@ type conversation struct {
 
 func newConversation(history []llm.Message, plan *Plan) *conversation {
 	h := append([]llm.Message(nil), history...)
-	return &conversation{history: h, histBytes: historyBytes(h), plan: plan.clone()}
+	return &conversation{history: h, histBytes: historyBytes(h), images: countImages(h), plan: plan.clone()}
 }
 
 // History returns a copy of the conversation so far.
@@ -57,13 +58,21 @@ func (c *conversation) append(msgs ...llm.Message) {
 	defer c.mu.Unlock()
 	c.history = append(c.history, msgs...)
 	c.histBytes += historyBytes(msgs)
+	c.images += countImages(msgs)
+}
+
+// hasImages reports whether any message holds an image.
+func (c *conversation) hasImages() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.images > 0
 }
 
 // replace swaps the history for kept (compaction).
 func (c *conversation) replace(kept []llm.Message) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.history, c.histBytes = kept, historyBytes(kept)
+	c.history, c.histBytes, c.images = kept, historyBytes(kept), countImages(kept)
 }
 
 // closeDangling gives every call of the last assistant message that has

@@ -33,6 +33,7 @@ type outcome struct {
 	unknown    bool   // no such tool, or broken arguments
 	skip       string // why the call is answered without running ("" runs it)
 	harnessErr error
+	progress   *progressLog // what a progressive tool reported
 }
 
 // runTools runs a round's calls: consecutive read-only calls in parallel,
@@ -112,7 +113,8 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 		o.duration = s.now().Sub(o.started)
 		s.out.send(ToolFinished{CallID: o.call.ID, Name: o.call.Name, Args: o.call.Arguments, Output: o.output,
 			IsError: o.result.IsError, Denied: o.denied, DenyReason: denyReason(o), Decision: o.decision, DecidedBy: o.decidedBy,
-			Diff: o.result.Diff, Changes: o.result.Changes, ExitCode: o.result.ExitCode, Duration: o.duration})
+			Diff: o.result.Diff, Changes: o.result.Changes, ExitCode: o.result.ExitCode, Duration: o.duration,
+			Images: o.result.Images, Progress: o.progress.finish()})
 	}()
 	if ctx.Err() != nil || t.plan.cancelAsked.Load() {
 		o.setCancelled()
@@ -150,7 +152,7 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 	if o.writes {
 		ctx = tools.WithWrites(ctx)
 	}
-	res, err := tool.Run(ctx, json.RawMessage(o.call.Arguments))
+	res, err := s.runTool(ctx, tool, o)
 	switch {
 	case ctx.Err() != nil:
 		o.result = res
@@ -258,6 +260,9 @@ func toolMessages(outs []outcome) []llm.Message {
 	msgs := make([]llm.Message, len(outs))
 	for i, o := range outs {
 		msgs[i] = llm.Message{Role: llm.RoleTool, ToolCallID: o.call.ID, Name: o.call.Name, Content: o.output}
+		if !o.cancelled && !o.denied {
+			msgs[i].Images = llmImages(o.result.Images)
+		}
 	}
 	return msgs
 }

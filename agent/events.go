@@ -22,6 +22,7 @@ type StateChanged struct {
 type TaskStarted struct {
 	Seq    int // the task's number in the session
 	Prompt string
+	Images []tools.Image // attached to the prompt
 	At     time.Time
 }
 
@@ -58,6 +59,14 @@ type ToolStarted struct {
 	CallID, Name, Args string
 }
 
+// ToolProgress reports how far a running call got (an MCP server's
+// progress notification). It may be coalesced away, never reordered
+// after the call's ToolFinished.
+type ToolProgress struct {
+	CallID, Name string
+	Progress     tools.Progress
+}
+
 // ToolFinished reports a tool call's outcome.
 type ToolFinished struct {
 	CallID, Name, Args string
@@ -71,6 +80,8 @@ type ToolFinished struct {
 	Changes            []tools.FileChange // the files it wrote, before and after (an editor's diff view)
 	ExitCode           *int
 	Duration           time.Duration
+	Images             []tools.Image    // pictures it returned, for the model to see
+	Progress           []tools.Progress // what it reported while it ran
 }
 
 // UsageUpdated reports token accounting after a round.
@@ -178,6 +189,7 @@ func (AnswerRestarted) event()      {}
 func (AssistantMessage) event()     {}
 func (ToolStarted) event()          {}
 func (ToolFinished) event()         {}
+func (ToolProgress) event()         {}
 func (UsageUpdated) event()         {}
 func (InterventionFired) event()    {}
 func (ContextCompacted) event()     {}

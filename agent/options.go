@@ -16,6 +16,9 @@ type Options struct {
 	ContextWindow   int // tokens; 0 disables compaction
 	MaxOutputTokens int
 	Prices          *Prices // nil: cost unknown
+	// AcceptsImages says whether a model takes image input; the session
+	// asks it for the model in force at each request. Nil: none does.
+	AcceptsImages func(model string) bool
 
 	Tools       []tools.Tool
 	Permissions Permissions   // nil: everything allowed (tests)

@@ -336,6 +336,7 @@ func toolRows(outs []outcome, taskSeq int) ([]datalog.ToolCall, []datalog.FileCh
 			Index: i, CallID: o.call.ID, Name: o.call.Name, Arguments: o.call.Arguments,
 			Result: o.result.Output, ResultSize: len(o.result.Output), IsError: o.result.IsError,
 			Duration: o.duration, Permission: o.decision, DecidedBy: o.decidedBy, Verified: o.verified,
+			Progress: progressJSON(o.progress.finish()),
 		})
 		for _, c := range o.result.Changes {
 			fc := datalog.FileChange{TaskSeq: taskSeq, ToolCallID: o.call.ID, Path: c.Path,

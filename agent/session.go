@@ -129,6 +129,17 @@ func (s *Session) KnownID() string {
 // Submit starts a task for prompt on a goroutine and returns at once.
 // Cancelling ctx (or calling Cancel) stops the task with reason cancelled.
 func (s *Session) Submit(ctx context.Context, prompt string) error {
+	return s.SubmitImages(ctx, prompt, nil)
+}
+
+// SubmitImages is Submit with images attached to the prompt (pasted, or
+// @file.png). A model that does not accept images refuses them with a
+// *NoImagesError before anything runs.
+func (s *Session) SubmitImages(ctx context.Context, prompt string, images []tools.Image) error {
+	if len(images) > 0 && !s.AcceptsImages() {
+		_, model, _ := s.live.current()
+		return &NoImagesError{Model: model}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.running {
@@ -143,7 +154,7 @@ func (s *Session) Submit(ctx context.Context, prompt string) error {
 	go func() {
 		defer s.wg.Done()
 		defer cancel()
-		s.runTask(ctx, seq, prompt)
+		s.runTask(ctx, seq, prompt, images)
 	}()
 	return nil
 }

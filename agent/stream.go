@@ -120,7 +120,11 @@ func (s *Session) requestMessages(buf []llm.Message) []llm.Message {
 	if s.opts.SystemPrompt != "" {
 		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.opts.SystemPrompt})
 	}
-	return append(msgs, hist...)
+	if !s.conv.hasImages() {
+		return append(msgs, hist...)
+	}
+	_, model, _ := s.live.current()
+	return appendWithImages(msgs, hist, s.AcceptsImages(), model)
 }
 
 // estimateTokens estimates the next request's prompt tokens at 4 bytes a
@@ -134,7 +138,7 @@ func (s *Session) estimateTokens() int {
 func historyBytes(msgs []llm.Message) int {
 	n := 0
 	for i := range msgs {
-		n += len(msgs[i].Content) + toolCallBytes(msgs[i].ToolCalls) + 8
+		n += len(msgs[i].Content) + toolCallBytes(msgs[i].ToolCalls) + imageBytes(msgs[i].Images) + 8
 	}
 	return n
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/discipline"
+	"github.com/keel-dev/keel/tools"
 )
 
 // task is one user prompt being worked on: the counters its limits and
@@ -17,6 +18,7 @@ type task struct {
 	s           *Session
 	seq         int
 	prompt      string
+	images      []tools.Image // attached to the prompt
 	started     time.Time
 	limits      taskLimits      // what max_turns, max_tool_calls and token_budget count
 	compaction  taskCompaction  // compactions and the sizes that decide them
@@ -99,14 +101,14 @@ type stop struct {
 	err     error
 }
 
-func (s *Session) runTask(ctx context.Context, seq int, prompt string) {
-	t := &task{s: s, seq: seq, prompt: prompt, started: s.now()}
+func (s *Session) runTask(ctx context.Context, seq int, prompt string, images []tools.Image) {
+	t := &task{s: s, seq: seq, prompt: prompt, images: images, started: s.now()}
 	t.plan.planSeqAtStart = s.conv.startTask() // failures of an earlier, cancelled task are not this task's
 	s.mu.Lock()
 	t.discipline = discipline.NewTask(s.taskDiscipline)
 	s.mu.Unlock()
 	s.opts.Recorder.taskStarted(seq, prompt)
-	s.out.send(TaskStarted{Seq: seq, Prompt: prompt, At: t.started})
+	s.out.send(TaskStarted{Seq: seq, Prompt: prompt, Images: images, At: t.started})
 	s.setState(StateRecognizing, fmt.Sprintf("task %d", seq))
 	if d := s.opts.MaxDuration; d > 0 {
 		var cancel context.CancelFunc
@@ -141,7 +143,7 @@ func (t *task) run(ctx context.Context) *stop {
 	if st != nil {
 		return st
 	}
-	t.s.appendHistory(llm.Message{Role: llm.RoleUser, Content: prompt})
+	t.s.appendHistory(llm.Message{Role: llm.RoleUser, Content: prompt, Images: llmImages(t.images)})
 	t.offerLessons()
 	for {
 		if st := t.checkLimits(); st != nil {

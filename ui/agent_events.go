@@ -126,6 +126,8 @@ func (m *Model) apply(ev agent.Event) {
 		m.status.StateChanged(ev.To, ev.Detail)
 	case agent.ToolStarted:
 		m.tr.StartTool(ev)
+	case agent.ToolProgress:
+		m.tr.ProgressTool(ev)
 	case agent.ToolFinished:
 		m.tr.FinishTool(ev)
 		m.plan.ToolDone(ev.Name, !ev.IsError && !ev.Denied)

@@ -98,7 +98,11 @@ func (db *DB) LoadHistory(ctx context.Context, id string) ([]llm.Message, error)
 	if err != nil {
 		return nil, err
 	}
-	return append(llmMessages(closeInterrupted(out)), unfinishedTurns(intents)...), nil
+	hist := append(llmMessages(closeInterrupted(out)), unfinishedTurns(intents)...)
+	if err := fillImages(ctx, db.reader(ctx), hist); err != nil {
+		return nil, fmt.Errorf("load history of session %s: %w", id, err)
+	}
+	return hist, nil
 }
 
 func scanMessage(sc scanner, sid string) (Message, error) {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"time"
-
 )
 
 // loader reads one session's rounds first..last with one query per table
@@ -70,14 +69,15 @@ func (l *loader) messages(ctx context.Context) error {
 }
 
 func (l *loader) toolCalls(ctx context.Context) error {
-	return l.query(ctx, `SELECT round_seq, idx, call_id, name, arguments, result, result_size, is_error,
-		duration_ns, permission, decided_by, verified FROM tool_calls
-		WHERE session_id = ? AND round_seq BETWEEN ? AND ? ORDER BY round_seq, idx`,
+	return l.query(ctx, `SELECT c.round_seq, c.idx, c.call_id, c.name, c.arguments, c.result, c.result_size, c.is_error,
+		c.duration_ns, c.permission, c.decided_by, c.verified, COALESCE(p.json, '') FROM tool_calls c
+		LEFT JOIN tool_progress p ON p.session_id = c.session_id AND p.round_seq = c.round_seq AND p.idx = c.idx
+		WHERE c.session_id = ? AND c.round_seq BETWEEN ? AND ? ORDER BY c.round_seq, c.idx`,
 		func(rows *sql.Rows) (int, func(*RoundDetail), error) {
 			tc := ToolCall{SessionID: l.id}
 			var dur int64
 			err := rows.Scan(&tc.Round, &tc.Index, &tc.CallID, &tc.Name, &tc.Arguments, &tc.Result,
-				&tc.ResultSize, &tc.IsError, &dur, &tc.Permission, &tc.DecidedBy, &tc.Verified)
+				&tc.ResultSize, &tc.IsError, &dur, &tc.Permission, &tc.DecidedBy, &tc.Verified, &tc.Progress)
 			tc.Duration = time.Duration(dur)
 			return tc.Round, func(rd *RoundDetail) { rd.ToolCalls = append(rd.ToolCalls, tc) }, err
 		})

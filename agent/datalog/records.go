@@ -125,6 +125,9 @@ type ToolCall struct {
 	// Verified: a command that counts as verifying edits, decided when
 	// it ran (keel log stats reads this flag).
 	Verified bool `json:"verified,omitempty"`
+	// Progress is what the call reported while it ran (an MCP server's
+	// progress notifications), a JSON array; "" when nothing.
+	Progress string `json:"progress,omitempty"`
 }
 
 // Intent is a call with side effects about to run, committed before it

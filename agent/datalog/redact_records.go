@@ -39,6 +39,13 @@ func (r *redactor) message(m llm.Message) llm.Message {
 		}
 		m.ToolCalls = calls
 	}
+	if len(m.Images) > 0 {
+		imgs := append(m.Images[:0:0], m.Images...)
+		for i := range imgs {
+			imgs[i].MIME, imgs[i].SHA256 = r.String(imgs[i].MIME), r.String(imgs[i].SHA256)
+		}
+		m.Images = imgs
+	}
 	return m
 }
 
@@ -51,6 +58,7 @@ func (r *redactor) record(rec RoundRecord) RoundRecord {
 		tc := &rec.ToolCalls[i]
 		tc.CallID, tc.Name, tc.Arguments = r.String(tc.CallID), r.String(tc.Name), r.String(tc.Arguments)
 		tc.Permission, tc.DecidedBy = r.String(tc.Permission), r.String(tc.DecidedBy)
+		tc.Progress = r.String(tc.Progress)
 		tc.ResultSize = max(tc.ResultSize, len(tc.Result))
 		// Redact first, then cap: a cap could cut a secret in two.
 		tc.Result = capString(r.String(tc.Result), MaxResultBytes)

@@ -146,9 +146,11 @@ func writeEverything(t *testing.T, db *DB, text string) {
 
 // keelColumns hold only what keel makes (ids, hashes, recall's kinds,
 // scopes and FTS5 index, which are derived from redacted text and so
-// never spell the mark whole): they need no redaction mark. Every other
-// text or blob column must show one.
+// never spell the mark whole) or pictures (images, stored only when their
+// bytes match their hash and type, which filled text never does): they
+// need no redaction mark. Every other text or blob column must show one.
 var keelColumns = map[string]bool{
+	"images.sha256": true, "images.mime": true, "images.data": true, "session_images.sha256": true,
 	"sessions.id": true, "jobs.job_id": true, "file_changes.before_sha256": true, "file_changes.after_sha256": true,
 	"recall_docs.kind": true, "recall_docs.scope": true, "recall_fts_data.block": true, "recall_fts_docsize.sz": true,
 }

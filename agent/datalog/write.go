@@ -205,8 +205,10 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (int, error) {
 		if err != nil {
 			return err
 		}
-		n, err = res.RowsAffected()
-		return err
+		if n, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		return pruneImages(ctx, tx)
 	})
 	return int(n), err
 }

@@ -16,7 +16,8 @@ type preparedRound struct {
 	messages []string
 	bodies   bool
 	recall   []recallDoc // the round's texts for recall, as stored
-	at       int64       // when it was prepared: the recall documents' time
+	images   []storedImage
+	at       int64 // when it was prepared: the recall documents' time
 }
 
 // WriteRound commits one round with everything it produced in one
@@ -65,6 +66,7 @@ func (db *DB) prepareRound(rec RoundRecord) (*preparedRound, error) {
 	}
 	p.at = nanos(db.opts.Now())
 	p.recall = roundDocs(p.rec, stored, p.at)
+	p.images = roundImages(rec.Messages)
 	return p, nil
 }
 
@@ -83,7 +85,7 @@ func (p *preparedRound) insert(ctx context.Context, tx *wtx) error {
 	steps := []func(context.Context, *wtx) error{
 		p.insertRound, p.insertMessages, p.insertToolCalls, p.insertInterventions,
 		p.insertPlans, p.insertTransitions, p.insertFileChanges, p.insertBodies, p.addTotals,
-		p.deleteIntents, p.insertRecall,
+		p.deleteIntents, p.insertRecall, p.insertImages,
 	}
 	for _, step := range steps {
 		if err := step(ctx, tx); err != nil {
@@ -139,6 +141,12 @@ func (p *preparedRound) insertToolCalls(ctx context.Context, tx *wtx) error {
 			tc.ResultSize, tc.IsError, int64(tc.Duration), tc.Permission, tc.DecidedBy, tc.Verified)
 		if err != nil {
 			return err
+		}
+		if tc.Progress != "" {
+			if _, err := tx.Exec(ctx, `INSERT INTO tool_progress (session_id, round_seq, idx, json) VALUES (?, ?, ?, ?)`,
+				p.rec.Round.SessionID, p.rec.Round.Seq, i, tc.Progress); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -25,7 +25,8 @@ type Message struct {
 	Reasoning  string     `json:"reasoning,omitempty"` // kept for display and the datalog; never sent back
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
-	Name       string     `json:"name,omitempty"` // tool name on RoleTool messages
+	Name       string     `json:"name,omitempty"`   // tool name on RoleTool messages
+	Images     []Image    `json:"images,omitempty"` // wire_image.go: sent as content parts
 }
 
 // ToolCall is one complete call the model asked for. Arguments is the raw

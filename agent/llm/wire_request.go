@@ -34,6 +34,9 @@ type wireCall struct {
 
 // encodeMessage renders one message. Reasoning is never sent back.
 func encodeMessage(m *Message) ([]byte, error) {
+	if len(m.Images) > 0 {
+		return encodeImageMessage(m)
+	}
 	w := wireMsg{Role: m.Role, ToolCallID: m.ToolCallID, Name: m.Name}
 	if m.Content != "" || len(m.ToolCalls) == 0 {
 		w.Content = &m.Content
@@ -174,6 +177,7 @@ func (c *encodeCache) messages(ms []Message) ([][]byte, int, error) {
 	c.msgs = c.msgs[:n]
 	for _, m := range ms[n:] {
 		m.ToolCalls = slices.Clone(m.ToolCalls) // the caller may reuse its slice
+		m.Images = slices.Clone(m.Images)
 		c.msgs = append(c.msgs, m)
 	}
 	c.enc = enc
@@ -183,7 +187,7 @@ func (c *encodeCache) messages(ms []Message) ([][]byte, int, error) {
 // sameWire reports whether two messages encode identically.
 func sameWire(a, b *Message) bool {
 	return a.Role == b.Role && a.Content == b.Content && a.ToolCallID == b.ToolCallID &&
-		a.Name == b.Name && slices.Equal(a.ToolCalls, b.ToolCalls)
+		a.Name == b.Name && slices.Equal(a.ToolCalls, b.ToolCalls) && sameImages(a.Images, b.Images)
 }
 
 type wireTool struct {

@@ -31,6 +31,7 @@ type RecordedMessage struct {
 	ToolCalls  []Call
 	ToolCallID string
 	Name       string
+	Images     []string        // the image_url parts' URLs (data:image/png;base64,…), in order
 	Raw        json.RawMessage // the whole message as sent
 }
 
@@ -80,7 +81,22 @@ func decodeMessage(raw json.RawMessage) RecordedMessage {
 	var m wireMessage
 	_ = json.Unmarshal(raw, &m) // a malformed message still shows in Raw
 	out := RecordedMessage{Role: m.Role, RawContent: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, Raw: raw}
-	_ = json.Unmarshal(m.Content, &out.Content) // null or parts leave ""
+	if json.Unmarshal(m.Content, &out.Content) != nil { // content parts: text joined, images apart
+		var parts []struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			ImageURL struct {
+				URL string `json:"url"`
+			} `json:"image_url"`
+		}
+		_ = json.Unmarshal(m.Content, &parts)
+		for _, p := range parts {
+			out.Content += p.Text
+			if p.Type == "image_url" {
+				out.Images = append(out.Images, p.ImageURL.URL)
+			}
+		}
+	}
 	for _, tc := range m.ToolCalls {
 		out.ToolCalls = append(out.ToolCalls, Call{ID: tc.ID, Name: tc.Function.Name, Args: tc.Function.Arguments})
 	}

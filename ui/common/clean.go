@@ -38,6 +38,9 @@ func CleanEvent(ev agent.Event) agent.Event {
 		e.Name, e.Args, e.Output = Clean(e.Name), Clean(e.Args), Clean(e.Output)
 		e.DenyReason, e.Diff = Clean(e.DenyReason), Clean(e.Diff)
 		return e
+	case agent.ToolProgress:
+		e.Name, e.Progress.Message = Clean(e.Name), Clean(e.Progress.Message)
+		return e
 	case agent.InterventionFired:
 		e.Intervention = CleanIntervention(e.Intervention)
 		return e

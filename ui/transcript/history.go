@@ -36,7 +36,7 @@ func (t *Model) historyAssistant(msg llm.Message, results map[string]llm.Message
 	for _, c := range msg.ToolCalls {
 		tc := &toolCall{id: c.ID, name: common.Clean(c.Name), args: common.Clean(c.Arguments), state: toolOK}
 		if r, ok := results[c.ID]; ok {
-			tc.output = common.Clean(r.Content)
+			tc.output, tc.images = common.Clean(r.Content), historyImageLabels(r.Images)
 		}
 		t.add(&Entry{kind: kindTool, tool: tc})
 	}

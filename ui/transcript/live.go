@@ -109,6 +109,7 @@ func (t *Model) FinishTool(ev agent.ToolFinished) {
 	delete(t.live.tools, ev.CallID)
 	c := e.tool
 	c.output, c.diff, c.exitCode, c.duration, c.denyReason = ev.Output, ev.Diff, ev.ExitCode, ev.Duration, ev.DenyReason
+	c.progress, c.images = "", toolImageLabels(ev.Images)
 	switch {
 	case ev.Denied:
 		c.state = toolDenied

@@ -138,6 +138,9 @@ func (r *renderer) tool(e *Entry, width int) []string {
 	if t.note != "" {
 		tail = append(tail, t.note)
 	}
+	if t.state == toolRunning && t.progress != "" {
+		tail = append(tail, t.progress)
+	}
 	suffix := r.st.Dim.Render("  " + strings.Join(tail, " · "))
 	room := width - ansi.StringWidth(head) - ansi.StringWidth(suffix) - 1
 	if arg := common.KeyArgument(t.name, t.args); arg != "" && room > 3 {
@@ -172,6 +175,9 @@ func (r *renderer) toolBody(e *Entry, width int) []string {
 	}
 	if t.denyReason != "" {
 		out = append(out, common.Wrap(r.st.Warn, "reason: "+t.denyReason, width-2)...)
+	}
+	if len(t.images) > 0 {
+		out = append(out, common.Wrap(r.st.Accent, strings.Join(t.images, " "), width-2)...)
 	}
 	if t.diff != "" {
 		out = append(out, common.Diff(r.st, t.diff, width-2, !e.expanded)...)

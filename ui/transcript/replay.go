@@ -51,8 +51,9 @@ type logReplay struct {
 	root     string // the project's root, which diffs name paths from
 	task     int
 	prompted bool
-	cardsAt  map[[2]int]*Entry // checkpoint cards by round and index, for their reflections
-	replies  map[string]bool   // the previous round's card replies: live, that answer was folded into its card
+	cardsAt  map[[2]int]*Entry   // checkpoint cards by round and index, for their reflections
+	replies  map[string]bool     // the previous round's card replies: live, that answer was folded into its card
+	images   map[string][]string // the round's calls' pictures, by call id
 }
 
 // round adds one round's entries: its messages, then its cards, then how
@@ -65,6 +66,7 @@ func (b *logReplay) round(rd *datalog.RoundDetail, last bool) {
 	for _, m := range rd.Messages {
 		if m.Msg.Role == llm.RoleTool {
 			results[m.Msg.ToolCallID] = m.Msg.Content
+			b.images = addImages(b.images, m.Msg)
 		}
 	}
 	for _, m := range rd.Messages {
@@ -106,6 +108,7 @@ func (b *logReplay) assistant(msg llm.Message, rd *datalog.RoundDetail, results 
 		out, answered := results[c.ID]
 		row := callRow(rd.ToolCalls, i, c.ID)
 		loggedOutcome(tc, row, out, answered)
+		tc.images = b.images[c.ID]
 		if row != nil && !row.IsError {
 			tc.diff = common.Clean(b.diff(rd.FileChanges, c.ID))
 		}

@@ -29,6 +29,8 @@ func (st *streamer) lines(ev agent.Event) []any {
 		return []any{st.assistant(e, nil, "")}
 	case agent.ToolFinished:
 		return []any{st.toolResult(e, nil, ""), st.keel(toolFinishedLine(e))}
+	case agent.ToolProgress:
+		return []any{st.keel(toolProgressLine(e))}
 	case agent.TextDelta, agent.ReasoningDelta:
 		if st.partial {
 			return []any{st.delta(ev)}
@@ -110,8 +112,31 @@ func (st *streamer) keel(l line) line {
 }
 
 func toolFinishedLine(e agent.ToolFinished) line {
-	return line{"type": "tool_finished", "tool_use_id": e.CallID, "name": e.Name, "is_error": e.IsError, "denied": e.Denied,
+	l := line{"type": "tool_finished", "tool_use_id": e.CallID, "name": e.Name, "is_error": e.IsError, "denied": e.Denied,
 		"exit_code": e.ExitCode, "duration_ms": e.Duration.Milliseconds()}
+	if len(e.Images) > 0 {
+		imgs := make([]line, len(e.Images))
+		for i, im := range e.Images {
+			imgs[i] = line{"media_type": im.MIME, "width": im.Width, "height": im.Height, "sha256": im.SHA256()}
+		}
+		l["images"] = imgs
+	}
+	return l
+}
+
+// toolProgressLine is a running call's progress report, as Claude Code's
+// tool_progress messages name the call, with MCP's figures: progress,
+// total (absent when unknown) and message.
+func toolProgressLine(e agent.ToolProgress) line {
+	l := line{"type": "tool_progress", "tool_use_id": e.CallID, "tool_name": e.Name, "parent_tool_use_id": nil,
+		"uuid": newUUID(), "progress": e.Progress.Progress}
+	if e.Progress.Total > 0 {
+		l["total"] = e.Progress.Total
+	}
+	if e.Progress.Message != "" {
+		l["message"] = e.Progress.Message
+	}
+	return l
 }
 
 // keelLine maps keel's own events to lines of types Claude Code does not
