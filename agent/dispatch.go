@@ -83,6 +83,9 @@ func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason 
 	t.s.mu.Lock()
 	t.s.toolTotal += len(calls)
 	t.s.mu.Unlock()
+	if kids.usage != (llm.Usage{}) {
+		t.reportChildUsage()
+	}
 	return outs
 }
 

@@ -204,3 +204,13 @@ func childResult(name string, st TaskStopped) tools.Result {
 	}
 	return tools.Result{Output: head + "\n\n" + answer, IsError: st.Reason != StopCompleted}
 }
+
+// reportChildUsage reports the totals once the round's subagents have
+// added theirs: without it a task cancelled after its children showed
+// their tokens and cost nowhere live (no parent round follows to carry
+// them).
+func (t *task) reportChildUsage() {
+	total, cost := t.s.addUsage(llm.Usage{})
+	t.s.out.send(UsageUpdated{Task: t.limits.usage, Session: total, ContextTokens: t.compaction.lastPrompt,
+		ContextWindow: t.s.opts.ContextWindow, CostUSD: cost, ToolCalls: t.limits.toolCalls, NextCheckpointIn: t.nextCheckpointIn()})
+}

@@ -109,3 +109,35 @@ func TestASubagentHasNoTaskTool(t *testing.T) {
 		t.Errorf("the child answered %q", got)
 	}
 }
+
+// TestAChildsTokensShowWhenTheParentIsCancelled: the figures the UI shows
+// (UsageUpdated) take in a child's rounds when its task call ends, not
+// only with the parent's next round, which a cancel never sends.
+func TestAChildsTokensShowWhenTheParentIsCancelled(t *testing.T) {
+	started := make(chan struct{})
+	srv := llmtest.Script{Handler: func(r llmtest.RecordedRequest, n int) llmtest.Round {
+		if isChild(r) {
+			return llmtest.ToolRound(call("w1", "wait", `{}`))
+		}
+		return llmtest.ToolRound(call("t1", TaskToolName, `{"description":"d","prompt":"wait","tools":["wait"]}`))
+	}}
+	s, _ := newSession(t, srv, func(o *Options) {
+		o.Tools = []tools.Tool{blockingTool(started)}
+		o.Subagents = &Subagents{MaxParallel: 1, Tools: []string{"wait"}, Limits: Limits{MaxTurns: 5}}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := s.Submit(ctx, "go"); err != nil {
+		t.Fatal(err)
+	}
+	await(t, started, "the child's tool to start")
+	cancel()
+	evs, st := collect(t, s)
+	if st.Reason != StopCancelled {
+		t.Fatalf("stopped %s: %s", st.Reason, describe(evs))
+	}
+	ups := eventsOf[UsageUpdated](evs)
+	// the parent's round and the child's, at the fake's 100 in / 10 out
+	if len(ups) == 0 || ups[len(ups)-1].Session.PromptTokens != 200 || ups[len(ups)-1].Task.PromptTokens != 200 {
+		t.Fatalf("the last usage shown = %+v, want the child's round in it (200 in)", ups)
+	}
+}

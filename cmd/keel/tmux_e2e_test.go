@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,12 +30,18 @@ func tmuxEnv(home string, srv *llmtest.Server) []string {
 
 func startTmux(t *testing.T, env []string, dir string, args ...string) *tmux {
 	t.Helper()
+	return startTmuxSized(t, 120, 40, env, dir, args...)
+}
+
+// startTmuxSized starts keel in a terminal of w columns and h rows.
+func startTmuxSized(t *testing.T, w, h int, env []string, dir string, args ...string) *tmux {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (CI installs it)")
 	}
 	tm := &tmux{t: t, session: fmt.Sprintf("keel-e2e-%d", time.Now().UnixNano())}
 	shell := "cd " + dir + " && exec env " + strings.Join(env, " ") + " " + keelBinary(t) + " " + strings.Join(args, " ")
-	tm.run("new-session", "-d", "-s", tm.session, "-x", "120", "-y", "40", shell)
+	tm.run("new-session", "-d", "-s", tm.session, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), shell)
 	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", tm.session).Run() })
 	return tm
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,15 +13,25 @@ import (
 	"github.com/keel-dev/keel/ui"
 )
 
-// TestCtrlCStopsTheTaskAndShellIsTheUsersInTmux: in the real binary, the
-// first ctrl+c while a task runs stops it and keel stays; a !command that
-// writes runs at once, as the user's own, with one footer; ctrl+c twice on
-// the idle prompt still quits.
+// TestCtrlCStopsTheTaskAndShellIsTheUsersInTmux: in the real binary, at
+// 80x24 and 120x40, the first ctrl+c while a task runs stops it and keel
+// stays; a !command that writes runs at once, as the user's own, with one
+// footer; ctrl+c stops a !command that runs; ctrl+c twice on the idle
+// prompt still quits.
 func TestCtrlCStopsTheTaskAndShellIsTheUsersInTmux(t *testing.T) {
 	t.Parallel() // waits on processes: overlaps the package's other tests
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
+			ctrlCAndShellInTmux(t, sz[0], sz[1])
+		})
+	}
+}
+
+func ctrlCAndShellInTmux(t *testing.T, w, h int) {
 	srv := llmtest.Start(t, llmtest.Rounds(llmtest.Round{Text: "a long answer that never ends", TextChunk: 4, Hang: true, HangAfter: 3}))
 	home, dir := t.TempDir(), project(t)
-	tm := startTmux(t, tmuxEnv(home, srv), dir)
+	tm := startTmuxSized(t, w, h, tmuxEnv(home, srv), dir)
 	tm.waitFor("Ask keel")
 	tm.keys("something slow", "Enter")
 	tm.waitFor("a long")
@@ -41,11 +52,60 @@ func TestCtrlCStopsTheTaskAndShellIsTheUsersInTmux(t *testing.T) {
 		t.Fatalf("the !command did not run in the workspace: %v", err)
 	}
 
+	sleep := fmt.Sprintf("sleep %d%d", w, h) // a name no other test's process has
+	tm.keys("!"+sleep+"; echo $((6*7))", "Enter")
+	tm.waitFor("! " + sleep)
+	waitForProcess(t, sleep)
+	tm.keys("C-c")
+	s = tm.waitFor("cancelling the !command (ctrl+c)", "[stopped; process group killed]")
+	if strings.Contains(s, "again to quit") || strings.Contains(s, "42") {
+		t.Fatalf("ctrl+c should stop the running !command, not arm the quit:\n%s", s)
+	}
+	if procs, _ := exec.Command("pgrep", "-f", sleep).Output(); len(procs) > 0 {
+		t.Errorf("the stopped !command still runs: %s", procs)
+	}
+
 	tm.keys("C-c")
 	tm.waitFor("again to quit")
 	tm.keys("C-c")
 	if !tm.exited(10 * time.Second) {
 		t.Fatalf("keel did not quit on ctrl+c twice:\n%s", tm.screen())
+	}
+}
+
+// TestASubagentsQuestionNamesItInTmux: a subagent's permission question
+// reaches the user labelled with its name; denied, the child writes
+// nothing and its card says how it ended.
+func TestASubagentsQuestionNamesItInTmux(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
+	srv := llmtest.Start(t, llmtest.Script{Handler: func(r llmtest.RecordedRequest, n int) llmtest.Round {
+		if childOf(r) != "" {
+			if len(r.Messages) <= 2 {
+				return llmtest.ToolRound(llmtest.Call{ID: "call_w", Name: "write_file", Args: `{"path":"notes.md","content":"hi"}`})
+			}
+			return llmtest.TextRound("I could not write notes.md")
+		}
+		if n == 0 {
+			return llmtest.ToolRound(taskCall("call_t", "write notes.md", `,"tools":["read_file","write_file"]`))
+		}
+		return llmtest.TextRound("the subagent was refused")
+	}})
+	home, dir := t.TempDir(), project(t)
+	tm := startTmuxSized(t, 80, 24, tmuxEnv(home, srv), dir)
+	tm.waitFor("Ask keel")
+	tm.keys("delegate the notes", "Enter")
+	tm.waitFor("Subagent general asks: allow write_file?", "notes.md")
+	tm.keys("d", "Enter")
+	tm.waitFor("the subagent was refused", "subagent general · completed")
+	tm.waitTitle(ui.TitleReady)
+	if _, err := os.Stat(filepath.Join(dir, "notes.md")); err == nil {
+		t.Fatal("the subagent wrote after the user denied it")
+	}
+	tm.keys("C-c")
+	tm.waitFor("again to quit")
+	tm.keys("C-c")
+	if !tm.exited(10 * time.Second) {
+		t.Fatalf("keel did not quit:\n%s", tm.screen())
 	}
 }
 
