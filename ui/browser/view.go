@@ -56,6 +56,9 @@ func (b *Model) View(st theme.Styles, width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
+// wideList is the width from which the session list has a model column.
+const wideList = 100
+
 func (b *Model) sessionLines(st theme.Styles, width, height int) []string {
 	fs := b.filtered()
 	if len(fs) == 0 {
@@ -75,19 +78,31 @@ func (b *Model) sessionLines(st theme.Styles, width, height int) []string {
 		s := fs[i]
 		project := ""
 		if b.all {
-			project = fmt.Sprintf("%-16s ", ansi.Truncate(projectName(s.ProjectRoot), 16, "…"))
+			project = fmt.Sprintf("%-16s ", keepEnd(projectName(s.ProjectRoot), 16))
+		}
+		model := ""
+		if width >= wideList { // narrower, the prompt needs the room more (the round view names the model)
+			model = fmt.Sprintf("%-20s ", ansi.Truncate(common.OneLine(s.Provider+"/"+s.Model), 20, "…"))
 		}
 		rounds := fmt.Sprintf("%4d %-6s", s.Totals.Rounds, common.NounFor(s.Totals.Rounds, "round"))
 		stop := "· " + common.OneLine(s.StopReason)
 		if s.ID == b.live {
 			rounds, stop = fmt.Sprintf("%-11s", "  live"), "· the session running now"
 		}
-		row := fmt.Sprintf("%s  %s  %s%-20s %s  %s  %s", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"), project,
-			ansi.Truncate(common.OneLine(s.Provider+"/"+s.Model), 20, "…"), rounds,
-			common.OneLine(s.FirstPrompt), st.Dim.Render(stop))
+		row := fmt.Sprintf("%s  %s  %s%s%s  %s  %s", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"), project,
+			model, rounds, common.OneLine(s.FirstPrompt), st.Dim.Render(stop))
 		out = append(out, cursorLine(st, i == b.cursor, row, width))
 	}
 	return out
+}
+
+// keepEnd fits s in width cells by cutting its start, not its end: the
+// end tells apart projects whose names begin alike (my-app, my-app-v2).
+func keepEnd(s string, width int) string {
+	if w := ansi.StringWidth(s); w > width {
+		return "…" + ansi.TruncateLeft(s, w-width+1, "")
+	}
+	return s
 }
 
 // sessionsTitle names the list: this project's sessions (by its name) or

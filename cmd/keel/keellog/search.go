@@ -3,6 +3,7 @@ package keellog
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"text/tabwriter"
 
@@ -68,10 +69,15 @@ func searchScope(f searchFlags, here func() (string, error)) (string, error) {
 	return here()
 }
 
+// matchMark is a **mark** around a matched word: the snippet marks whole
+// runs of letters and digits only, so a "**" in the text itself (a glob's
+// **/*.go, Python's **kwargs) is not one and stays.
+var matchMark = regexp.MustCompile(`\*\*([\p{L}\p{N}]+)\*\*`)
+
 // unmarked is a snippet without the **marks** around the words that
 // matched: they are markdown for the recall tool's model, and a terminal
 // would print them literally.
-func unmarked(snippet string) string { return strings.ReplaceAll(snippet, "**", "") }
+func unmarked(snippet string) string { return matchMark.ReplaceAllString(snippet, "$1") }
 
 // printHits prints one line per match: date, session id, kind (and the
 // project with --all), and the snippet, sanitised for the terminal.

@@ -110,3 +110,19 @@ func TestLogSearchJSON(t *testing.T) {
 		t.Errorf("no match in JSON = %q, want []", out)
 	}
 }
+
+// A hit loses the marks around matched words but keeps a "**" of its own
+// text (issue 32's trial: "glob **/*.go" printed as "glob /*.go").
+func TestUnmarked(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"the **flaky** **importer**", "the flaky importer"},
+		{"glob **/*.go and **greet**", "glob **/*.go and greet"},
+		{"f(**kwargs) calls **f**", "f(**kwargs) calls f"},
+		{"a****b**", "a**b"},
+		{"**überprüfen** 2**10", "überprüfen 2**10"},
+	} {
+		if got := unmarked(tt.in); got != tt.want {
+			t.Errorf("unmarked(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
