@@ -38,6 +38,7 @@ type Config struct {
 	Telemetry            Telemetry           `toml:"telemetry"`
 	Hooks                []Hook              `toml:"-"` // [[hooks.EVENT]] entries, every file's (hooks.go)
 	Subagents            Subagents           `toml:"subagents"`
+	Images               Images              `toml:"images"`
 
 	sources     map[string]Source // dotted key -> where its value came from
 	ignored     map[string]Source // dotted key -> where an untrusted project set it
@@ -173,6 +174,7 @@ func Defaults() *Config {
 		Plan:       Plan{MaxBacktrackAttempts: 3, StallThreshold: 5},
 		Memory:     Memory{NotesMax: 20, Lessons: true, LessonsOffered: 3},
 		UI:         UI{Theme: "auto"},
+		Images:     Images{Models: defaultImageModels},
 		Subagents: Subagents{MaxParallel: 4, MaxTurns: 30, MaxToolCalls: 100,
 			Tools: []string{"read_file", "list_dir", "glob", "grep"}},
 	}

@@ -87,6 +87,8 @@ var fixedFields = []field{
 	{"subagents.max_tool_calls", kindInt, "tool calls per subagent task; 0 = no cap", func(c *Config) any { return &c.Subagents.MaxToolCalls }},
 	{"subagents.tools", kindStrings, "a subagent's tools when neither the call nor its agent file names them (read-only by default)", func(c *Config) any { return &c.Subagents.Tools }},
 
+	{"images.models", kindStrings, `models that take image input, as patterns ("gpt-4o*", "llava*"); others get images described in words`, func(c *Config) any { return &c.Images.Models }},
+
 	{"ui.mouse", kindBool, "capture the mouse (disables native text selection)", func(c *Config) any { return &c.UI.Mouse }},
 	{"ui.theme", kindString, `"auto", "dark" or "light"`, func(c *Config) any { return &c.UI.Theme }},
 }
@@ -128,7 +130,7 @@ var providerFields = []providerField{
 }
 
 // sections are the known tables other than [providers], in print order.
-var sections = []string{"permissions", "discipline", "plan", "memory", "sandbox", "datalog", "telemetry", "subagents", "ui"}
+var sections = []string{"permissions", "discipline", "plan", "memory", "sandbox", "datalog", "telemetry", "subagents", "images", "ui"}
 
 // lookupField returns the field with the given dotted key.
 func lookupField(key string) (field, bool) {

@@ -22,7 +22,7 @@ type readFileParams struct {
 	Limit  int    `json:"limit,omitempty" description:"Number of lines to return (default 400)."`
 }
 
-const readFileDesc = `Read a text file and return numbered lines. Use it before editing a file (edits require it) and to inspect code you located with grep or glob. Long files come in pages: the footer says which lines you got and how to read more. Binary files are refused. Prefer reading the region you need over the whole file.`
+const readFileDesc = `Read a text file and return numbered lines. Use it before editing a file (edits require it) and to inspect code you located with grep or glob. Long files come in pages: the footer says which lines you got and how to read more. Binary files are refused; an image file (PNG, JPEG, GIF, WebP) comes back as an image you can see. Prefer reading the region you need over the whole file.`
 
 func newReadFile(ws *Workspace) Tool {
 	return newTyped(NameReadFile, readFileDesc, ReadOnly, func(ctx context.Context, p readFileParams) (Result, error) {
@@ -44,6 +44,11 @@ func readFile(ctx context.Context, ws *Workspace, p readFileParams) Result {
 	// One open: a file over largeFileBytes comes back unread, and is
 	// streamed by readLarge when it is not over readMaxFileBytes.
 	data, fi, err := readAt(abs, largeFileBytes)
+	if IsImagePath(abs) && (err == nil || errors.Is(err, errTooLarge)) && fi.Mode().IsRegular() {
+		if res, ok := readImage(ws.Rel(abs), data, fi.Size(), err); ok {
+			return res
+		}
+	}
 	if errors.Is(err, errTooLarge) && fi.Size() <= readMaxFileBytes {
 		return readLarge(ws, abs, p)
 	}
@@ -55,6 +60,22 @@ func readFile(ctx context.Context, ws *Workspace, p readFileParams) Result {
 	v := Version(data)
 	ws.MarkRead(abs, v)
 	return numberLines(ws.Rel(abs), abs, v, data, p)
+}
+
+// readImage returns an image file as image input for the model, with a
+// line that names it; ok is false for a file whose bytes are not an image
+// (read as text, or refused as binary, as any other file).
+func readImage(rel string, data []byte, size int64, err error) (Result, bool) {
+	if err != nil {
+		return errResult("%s is an image of %d bytes, larger than the %s a model takes", rel, size, humanSize(MaxImageBytes)), true
+	}
+	im, ierr := NewImage(data, rel)
+	if ierr != nil {
+		return Result{}, false
+	}
+	out := fmt.Sprintf("%s: %s, %s, %s; the image itself goes to you as image input when your model accepts images",
+		rel, im.Label(), im.MIME, humanSize(size))
+	return Result{Output: out, Images: []Image{im}}, true
 }
 
 // explainRead says why what readAt returned for abs is not text to show,

@@ -191,7 +191,7 @@ func (a *app) policyOptions(cfg *config.Config, setup sessionSetup) tools.Policy
 func (a *app) agentOptions(cfg *config.Config, setup sessionSetup, m modelChoice) agent.Options {
 	return agent.Options{
 		Provider: m.provider, ProviderName: m.name, Model: m.model,
-		ContextWindow: m.window, MaxOutputTokens: m.maxOut, Prices: m.prices,
+		ContextWindow: m.window, MaxOutputTokens: m.maxOut, Prices: m.prices, AcceptsImages: cfg.AcceptsImages,
 		Gate: setup.gate, Asker: setup.asker, ConfirmPlan: cfg.Plan.Confirm, Confirmer: setup.confirmer,
 		Yolo:       cfg.Yolo,
 		Discipline: disciplinePolicy(cfg, setup.headless),
