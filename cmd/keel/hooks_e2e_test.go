@@ -279,6 +279,13 @@ func TestAHangingHookIsKilledAtItsTimeoutAndShown(t *testing.T) {
 	if code != 0 || out != "ok\n" {
 		t.Fatalf("exit %d out %q: %s", code, out, errOut)
 	}
+	session := onlySession(t, home)
+	if rows := hookRows(t, home, session); fmt.Sprint(rows) != "[PreToolUse -1 error]" {
+		t.Errorf("hook_runs = %v, want the killed run stored as an error without an exit code", rows)
+	}
+	if timedOut := hookTimedOut(t, home, session); timedOut != 1 {
+		t.Errorf("%d runs stored as timed out, want 1", timedOut)
+	}
 	if took := time.Since(start); took > 45*time.Second {
 		t.Errorf("the run took %s: the hook was not killed at its timeout", took)
 	}
@@ -357,5 +364,94 @@ func TestHooksGetNoSecrets(t *testing.T) {
 	}
 	if !strings.Contains(string(data), "KEEL_HOOK_VISIBLE=1") || !strings.Contains(string(data), "KEEL_PROJECT_DIR=") {
 		t.Errorf("the hook lacks keel's ordinary environment:\n%s", data)
+	}
+}
+
+// hookTimedOut counts a session's hook runs stored as timed out.
+func hookTimedOut(t *testing.T, home, session string) int {
+	t.Helper()
+	var n int
+	queryRow(t, home, &n, `SELECT count(*) FROM hook_runs WHERE session_id = ? AND timed_out = 1`, session)
+	return n
+}
+
+// onlySession is the id of the one session in home's datalog.
+func onlySession(t *testing.T, home string) string {
+	t.Helper()
+	var id string
+	queryRow(t, home, &id, `SELECT id FROM sessions`)
+	return id
+}
+
+// queryRow scans the one row of query over home's datalog into dest.
+func queryRow(t *testing.T, home string, dest any, query string, args ...any) {
+	t.Helper()
+	db, err := sql.Open("sqlite", filepath.Join(home, "data", "keel", "keel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.QueryRowContext(context.Background(), query, args...).Scan(dest); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAHookErrorIsShownAndBlocksNothing: an exit code other than 0 and 2
+// is a hook error: the line says so with the code and the hook's stderr,
+// the datalog keeps it, and the call runs.
+func TestAHookErrorIsShownAndBlocksNothing(t *testing.T) {
+	home, dir := t.TempDir(), project(t)
+	writeUserConfig(t, home, "[[hooks.PreToolUse]]\ncommand = \"echo 'lint config missing' >&2; exit 7\"\n")
+	srv := llmtest.Start(t, llmtest.Rounds(llmtest.ToolRound(llmtest.Call{Name: "read_file", Args: `{"path":"main.go"}`}), llmtest.TextRound("ok")))
+	out, errOut, code := runKeelHome(t, home, srv, dir, "", "-p", "read", "--output-format", "stream-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := streamLines(t, out)
+	var shown map[string]any
+	for _, l := range lines {
+		if l["subtype"] == "hook_response" {
+			shown = l
+		}
+	}
+	if shown == nil || shown["exit_code"] != float64(7) || shown["hook_event"] != "PreToolUse" || shown["outcome"] != "error" ||
+		shown["reason"] != "lint config missing" || shown["tool_use_id"] != "call_0" {
+		t.Errorf("hook_response line = %v", shown)
+	}
+	if got := toolResults(srv.Requests()[1].Messages); !strings.Contains(got, "package main") {
+		t.Errorf("a hook error blocked the call: %s", got)
+	}
+	if rows := hookRows(t, home, lines[0]["session_id"].(string)); fmt.Sprint(rows) != "[PreToolUse 7 error]" {
+		t.Errorf("hook_runs = %v", rows)
+	}
+}
+
+// TestAStopHooksJSONDecisionSendsTheModelBack: a Stop hook that exits 0
+// with {"decision":"block"} sends the model back with its reason, as exit
+// 2 does; once stop_hook_active is true it lets the task end.
+func TestAStopHooksJSONDecisionSendsTheModelBack(t *testing.T) {
+	home, dir := t.TempDir(), project(t)
+	writeUserConfig(t, home, `[[hooks.Stop]]
+command = "if grep -q '\"stop_hook_active\":true'; then exit 0; fi; echo '{\"decision\":\"block\",\"reason\":\"update CHANGELOG.md first\"}'"
+`)
+	srv := llmtest.Start(t, llmtest.Rounds(llmtest.TextRound("done"), llmtest.TextRound("changelog updated")))
+	out, errOut, code := runKeelHome(t, home, srv, dir, "", "-p", "fix", "--output-format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want the Stop hook to send the model back once", len(reqs))
+	}
+	if last := reqs[1].Messages[len(reqs[1].Messages)-1].Content; !strings.Contains(last, "A Stop hook did not let the task end yet: update CHANGELOG.md first") {
+		t.Errorf("the model was told %q", last)
+	}
+	var res struct {
+		Result    string `json:"result"`
+		SessionID string `json:"session_id"`
+	}
+	_ = json.Unmarshal([]byte(out), &res)
+	if rows := hookRows(t, home, res.SessionID); res.Result != "changelog updated" || fmt.Sprint(rows) != "[Stop 0 block Stop 0 ]" {
+		t.Errorf("result %q, hook_runs = %v", res.Result, rows)
 	}
 }
