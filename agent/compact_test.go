@@ -178,3 +178,59 @@ func compactedEvent(t *testing.T, s *Session) ContextCompacted {
 		}
 	}
 }
+
+// A server whose usage is far below keel's own estimate of the request
+// (here it claims 10 prompt tokens for ~1,000) is not believed: compaction
+// goes by the estimate and the user is told once.
+func TestCompactionDoesNotTrustLyingUsage(t *testing.T) {
+	big := strings.Repeat("x", 2000)
+	lie := &llmtest.Usage{PromptTokens: 10, CompletionTokens: 5}
+	s, srv := newSession(t, llmtest.Rounds(
+		llmtest.Round{ToolCalls: []llmtest.Call{call("c1", "echo", `{"path":"`+big+`"}`)}, Usage: lie},
+		llmtest.Round{ToolCalls: []llmtest.Call{call("c2", "echo", `{"path":"`+big+`"}`)}, Usage: lie},
+		llmtest.Round{Text: "summary", Usage: lie},
+		llmtest.Round{Text: "done", Usage: lie},
+	), func(o *Options) { o.ContextWindow = 2200; o.Limits.KeepRounds = 1 })
+	evs, st := runTask(t, context.Background(), s, "go")
+	if st.Reason != StopCompleted {
+		t.Fatalf("stop = %s (%s)", st.Reason, st.Message)
+	}
+	if len(srv.Requests()) != 4 || !strings.Contains(srv.Requests()[2].Messages[0].Content, "Summarize") {
+		t.Fatalf("expected the third request to be the summary; got %d requests", len(srv.Requests()))
+	}
+	var notes []string
+	for _, n := range eventsOf[Notice](evs) {
+		if strings.Contains(n.Text, "prompt tokens") {
+			notes = append(notes, n.Text)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "the server reported 10 prompt tokens") {
+		t.Errorf("notices %q, want one saying the server's count is not believed", notes)
+	}
+	if u := eventsOf[UsageUpdated](evs); len(u) < 2 || u[1].Round.PromptTokens != 10 || u[1].ContextTokens < 1000 {
+		t.Errorf("usage %+v: the server's figure counts as usage, the estimate as context", u)
+	}
+}
+
+// Must not fire: a server that reports more than keel's estimate (it
+// counts the tools, keel does not) is believed, and nothing is said.
+func TestCompactionTrustsUsageAboveEstimate(t *testing.T) {
+	for _, reported := range []int{5000, 400} {
+		s, _ := newSession(t, llmtest.Rounds(
+			llmtest.Round{ToolCalls: []llmtest.Call{call("c1", "echo", `{"path":"a"}`)}, Usage: &llmtest.Usage{PromptTokens: reported}},
+			llmtest.Round{Text: "done", Usage: &llmtest.Usage{PromptTokens: reported}},
+		), nil)
+		evs, st := runTask(t, context.Background(), s, "go")
+		if st.Reason != StopCompleted {
+			t.Fatalf("stop = %s (%s)", st.Reason, st.Message)
+		}
+		for _, n := range eventsOf[Notice](evs) {
+			if strings.Contains(n.Text, "prompt tokens") {
+				t.Errorf("reported %d: notice %q for an honest server", reported, n.Text)
+			}
+		}
+		if u := eventsOf[UsageUpdated](evs); len(u) == 0 || u[0].ContextTokens != reported {
+			t.Errorf("reported %d: context tokens %+v, want the server's figure", reported, u)
+		}
+	}
+}

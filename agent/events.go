@@ -141,7 +141,16 @@ type Retrying struct {
 	Kind     string
 	Attempt  int
 	Wait     time.Duration
-	Err      string
+	Err      string // the whole notice, e.g. "openai failed (HTTP 503), retry 1 in 30 s, as it asked (Retry-After)"
+	Why      string // its cause alone, for a status line: "rate limited by openai", "openai: HTTP 503"
+}
+
+// ProviderSilent reports a server that has sent nothing for Quiet while
+// keel waits on it (Quiet 0: bytes flow again). Timeout is when keel
+// abandons the attempt (stream_idle_timeout).
+type ProviderSilent struct {
+	Provider       string
+	Quiet, Timeout time.Duration
 }
 
 // Notice is a one-line message for the user that changes nothing, such as
@@ -198,5 +207,6 @@ func (PlanChanged) event()          {}
 func (ReportUpdated) event()        {}
 func (RoundFinished) event()        {}
 func (Retrying) event()             {}
+func (ProviderSilent) event()       {}
 func (Notice) event()               {}
 func (TaskStopped) event()          {}

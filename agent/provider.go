@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/keel-dev/keel/agent/llm"
 )
@@ -20,8 +21,21 @@ func (p *RetryingProvider) Stream(ctx context.Context, req llm.Request, onDelta 
 	r := p.Retrier
 	r.OnRetry = func(i llm.RetryInfo) {
 		if onRetry != nil {
-			onRetry(Retrying{Provider: i.Provider, Kind: i.Kind.String(), Attempt: i.Attempt, Wait: i.Wait, Err: i.String()})
+			onRetry(Retrying{Provider: i.Provider, Kind: i.Kind.String(), Attempt: i.Attempt, Wait: i.Wait, Err: i.String(), Why: retryWhy(i)})
 		}
 	}
 	return r.Stream(ctx, p.Clients, req, onDelta)
+}
+
+// retryWhy is a retry's cause in a few words, for the status line.
+func retryWhy(i llm.RetryInfo) string {
+	switch {
+	case i.Kind == llm.KindRateLimited:
+		return "rate limited by " + i.Provider
+	case i.Kind == llm.KindIdle:
+		return i.Provider + " went silent"
+	case i.Err != nil && i.Err.Status != 0:
+		return fmt.Sprintf("%s: HTTP %d", i.Provider, i.Err.Status)
+	}
+	return fmt.Sprintf("%s: %s", i.Provider, i.Kind)
 }

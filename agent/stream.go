@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/keel-dev/keel/agent/llm"
 )
@@ -22,6 +23,9 @@ func (t *task) stream(ctx context.Context) (llm.Response, error) {
 		MaxOutputTokens: s.opts.MaxOutputTokens,
 		Capture:         s.opts.CaptureBodies,
 		BeforeSend:      s.opts.Recorder.settle,
+		OnSilence: func(q llm.Silence) {
+			s.out.send(ProviderSilent{Provider: q.Provider, Quiet: q.Quiet, Timeout: q.Timeout})
+		},
 	}
 	t.compaction.lastPrompt = s.estimateTokens()
 	t.compaction.estAtLast = t.compaction.lastPrompt
@@ -78,13 +82,40 @@ func (t *task) account(resp llm.Response) {
 	if !resp.UsageKnown {
 		u = llm.Usage{PromptTokens: t.compaction.lastPrompt, CompletionTokens: (len(resp.Content) + len(resp.Reasoning) + toolCallBytes(resp.ToolCalls)) / 4}
 	} else {
-		t.compaction.lastPrompt = u.PromptTokens
+		t.trustPromptTokens(u.PromptTokens)
 	}
 	t.limits.usage = t.limits.usage.Add(u)
 	total, cost := s.addUsage(u)
 	_, model, _ := s.live.current()
 	s.out.send(RoundFinished{Seq: s.currentRound(), Model: model, FinishReason: resp.FinishReason, Usage: u, FirstToken: resp.FirstToken, Duration: resp.Duration})
 	s.out.send(UsageUpdated{Round: u, Task: t.limits.usage, Session: total, ContextTokens: t.compaction.lastPrompt, ContextWindow: s.opts.ContextWindow, CostUSD: cost, ToolCalls: t.limits.toolCalls, NextCheckpointIn: t.nextCheckpointIn()})
+}
+
+// usageTrustRatio: a server's prompt-token count less than the estimate
+// divided by this is not believed for compaction. keel's estimate (4 bytes
+// a token, tools left out) runs low, never this far high.
+const usageTrustRatio = 2
+
+// trustPromptTokens takes the server's prompt-token count of the last
+// request as the context's size, unless it is far below keel's own
+// estimate of that request (a proxy that counts only the new messages, or
+// a server that makes its figures up): then compaction goes by the
+// estimate, and the user is told once a task. The server's figure still
+// counts for tokens and cost.
+func (t *task) trustPromptTokens(reported int) {
+	est := t.compaction.estAtLast
+	// A small request's count decides nothing (compaction is far off), and
+	// fake servers in tests report small fixed figures: no doubt there.
+	if reported*usageTrustRatio >= est || est < t.s.opts.ContextWindow/8 {
+		t.compaction.lastPrompt = reported
+		return
+	}
+	t.compaction.lastPrompt = est
+	if !t.compaction.doubted {
+		t.compaction.doubted = true
+		t.s.out.send(Notice{Text: fmt.Sprintf("the server reported %d prompt tokens for a request keel estimates at %d; compaction goes by keel's estimate",
+			reported, est)})
+	}
 }
 
 // costPtr returns the session cost, or nil when no price is configured.

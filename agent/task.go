@@ -55,6 +55,7 @@ type taskCompaction struct {
 	compacted   bool // a compaction happened since the last round summary
 	lastPrompt  int  // prompt tokens of the last request
 	estAtLast   int  // our own estimate of the last request, to measure what was added since
+	doubted     bool // the server's usage was far below the estimate (said once a task)
 }
 
 // taskRound is what the current round has done so far.

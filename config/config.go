@@ -21,6 +21,7 @@ type Config struct {
 	MaxToolCalls         int                 `toml:"max_tool_calls"`
 	TokenBudget          int                 `toml:"token_budget"`
 	StreamIdleTimeout    time.Duration       `toml:"stream_idle_timeout"`
+	MaxRetryWait         time.Duration       `toml:"max_retry_wait"`
 	CompactAt            float64             `toml:"compact_at"`
 	MaxCompactions       int                 `toml:"max_compactions"`
 	CompactKeepRounds    int                 `toml:"compact_keep_rounds"`
@@ -154,6 +155,7 @@ func Defaults() *Config {
 		MaxTurns:          100,
 		MaxToolCalls:      500,
 		StreamIdleTimeout: 120 * time.Second,
+		MaxRetryWait:      120 * time.Second,
 		CompactAt:         0.8,
 		MaxCompactions:    3,
 		CompactKeepRounds: 4,

@@ -153,7 +153,9 @@ func (m *Model) apply(ev agent.Event) {
 	case agent.RoundFinished:
 		m.tr.EndStream()
 	case agent.Retrying:
-		m.status.Retrying(ev.Wait)
+		m.status.Retrying(ev.Wait, ev.Why)
+	case agent.ProviderSilent:
+		m.status.Silent(ev)
 	case agent.Notice:
 		m.notice(ev.Text)
 	case agent.HookRan:

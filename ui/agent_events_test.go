@@ -18,7 +18,10 @@ func TestStatusBarStates(t *testing.T) {
 	}{
 		{"thinking", []agent.Event{agent.StateChanged{To: agent.StateThinking}}, "thinking"},
 		{"reflecting", []agent.Event{agent.StateChanged{To: agent.StateReflecting}}, "reflecting"},
-		{"rate limited", []agent.Event{agent.StateChanged{To: agent.StateRetrying}, agent.Retrying{Kind: "rate_limit", Wait: 12 * time.Second}}, "rate limited — retrying in 12 s"},
+		{"rate limited", []agent.Event{agent.StateChanged{To: agent.StateRetrying}, agent.Retrying{Kind: "rate_limit", Wait: 12 * time.Second, Why: "rate limited by openai"}}, "rate limited by openai — retrying in 12 s"},
+		{"503 is not called a rate limit", []agent.Event{agent.StateChanged{To: agent.StateRetrying}, agent.Retrying{Kind: "transient", Wait: 120 * time.Second, Why: "openai: HTTP 503"}}, "openai: HTTP 503 — retrying in 120 s"},
+		{"silent server", []agent.Event{agent.StateChanged{To: agent.StateThinking}, agent.ProviderSilent{Provider: "openai", Quiet: 10 * time.Second, Timeout: 2 * time.Minute}}, "waiting for openai: nothing for 10 s (gives up at 120 s)"},
+		{"silence over", []agent.Event{agent.StateChanged{To: agent.StateThinking}, agent.ProviderSilent{Provider: "openai", Quiet: 10 * time.Second, Timeout: 2 * time.Minute}, agent.ProviderSilent{Provider: "openai", Timeout: 2 * time.Minute}}, "thinking"},
 		{"halted", []agent.Event{agent.StateChanged{To: agent.StateHalted, Detail: "loop_detected"}}, "halted: loop_detected"},
 		{"demo", nil, "demo model (scripted, no LLM)"},
 	}
@@ -41,8 +44,8 @@ func TestRetryCountdownRunsOnTheSpinner(t *testing.T) {
 	}
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	send(m, spinMsg{at: t0}, spinMsg{at: t0.Add(5 * time.Second)})
-	if !strings.Contains(plain(m), "retrying in 7 s") {
-		t.Fatalf("countdown:\n%s", plain(m))
+	if !strings.Contains(plain(m), "retrying in 7 s") || strings.Contains(plain(m), "rate limited") {
+		t.Fatalf("countdown (a retry of unknown cause is not called a rate limit):\n%s", plain(m))
 	}
 }
 
@@ -167,5 +170,15 @@ func TestStalledStepsShowInThePlanFooter(t *testing.T) {
 	send(m, events(agent.ReportUpdated{Stalled: []string{"dig (6 rounds)"}}))
 	if !strings.Contains(plain(m), "stalled: dig (6 rounds)") {
 		t.Errorf("footer lacks the stalled step:\n%s", plain(m))
+	}
+}
+
+func TestSilenceCountsUpOnTheSpinner(t *testing.T) {
+	m := newTestModel(t, 120, 30)
+	send(m, events(agent.StateChanged{To: agent.StateThinking}, agent.ProviderSilent{Provider: "openai", Quiet: 10 * time.Second, Timeout: 2 * time.Minute}))
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	send(m, spinMsg{at: t0}, spinMsg{at: t0.Add(13 * time.Second)})
+	if !strings.Contains(plain(m), "waiting for openai: nothing for 23 s (gives up at 120 s)") {
+		t.Fatalf("silence count:\n%s", plain(m))
 	}
 }

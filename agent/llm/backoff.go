@@ -27,15 +27,27 @@ func orDefault(v, def int) int {
 
 // rateLimitWait honours Retry-After, capped; without one it backs off.
 func (r *Retrier) rateLimitWait(e *Error, n int) time.Duration {
-	limit := r.MaxRateLimitWait
-	if limit <= 0 {
-		limit = DefaultMaxRateLimitWait
-	}
 	d := e.RetryAfter
 	if d <= 0 {
 		d = r.backoff(n)
 	}
-	return min(d, limit)
+	return min(d, r.retryAfterCap())
+}
+
+// transientWait honours a Retry-After the server sent with a retryable
+// failure (a 503 while it restarts), capped; without one it backs off.
+func (r *Retrier) transientWait(e *Error, n int) time.Duration {
+	if e.RetryAfter > 0 {
+		return min(e.RetryAfter, r.retryAfterCap())
+	}
+	return r.backoff(n)
+}
+
+func (r *Retrier) retryAfterCap() time.Duration {
+	if r.MaxRateLimitWait <= 0 {
+		return DefaultMaxRateLimitWait
+	}
+	return r.MaxRateLimitWait
 }
 
 // backoff returns the n-th (1-based) exponential backoff with jitter in

@@ -37,7 +37,9 @@ func classify(err error, f callFacts) *Error {
 	if status, msg, code, ok := apiFailure(err); ok {
 		e.Status, e.Message = status, msg
 		e.Kind = kindOf(status, msg, code)
-		if e.Kind == KindRateLimited {
+		if e.Kind == KindRateLimited || e.Kind.Transient() {
+			// A 503 (or any status worth retrying) that says when to come
+			// back is believed, as a 429 is.
 			e.RetryAfter = retryAfter(f.header, f.now)
 		}
 		return e
@@ -79,14 +81,18 @@ func kindOf(status int, msg, code string) Kind {
 // kindOfNetError classifies transport failures: a body cut short is a
 // truncated stream; a host the resolver says does not exist is not
 // retried (a typo in the URL stays one); refused/reset connections,
-// timeouts and a resolver that could not answer are transient.
+// timeouts and a resolver that could not answer are transient. A name
+// that resolves to no address keel can dial is as unknown.
 func kindOfNetError(err error) Kind {
 	var dns *net.DNSError
+	var addr *net.AddrError
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return KindTruncated
 	case errors.As(err, &dns) && dns.IsNotFound:
 		return KindUnknownHost
+	case errors.As(err, &addr) && strings.Contains(addr.Err, "no suitable address"):
+		return KindUnknownHost // resolved to nothing keel can dial (a .onion name, say)
 	}
 	return KindTransient
 }

@@ -20,6 +20,7 @@ type Config struct {
 	Model           string        // used when Request.Model is empty
 	MaxOutputTokens int           // used when Request.MaxOutputTokens is 0
 	IdleTimeout     time.Duration // no bytes for this long aborts the stream; 0: no limit (keel passes stream_idle_timeout)
+	SilenceNotice   time.Duration // no bytes for this long is reported (Request.OnSilence); 0: min(IdleTimeout/4, 10 s)
 	HTTPClient      *http.Client  // nil means a client with keel's shared transport
 	Name            string        // provider name for messages, e.g. "openai"
 	APIKeyEnv       string        // env var named in the 401/403 message, e.g. "OPENAI_API_KEY"
@@ -69,7 +70,7 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 	start := time.Now()
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	w := newWatch(c.cfg.IdleTimeout, cancel)
+	w := newWatch(c.cfg.IdleTimeout, c.cfg.SilenceNotice, cancel, c.silenceTo(req.OnSilence))
 	defer w.stop()
 
 	body, err := c.build(req)
@@ -109,6 +110,17 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 		return resp, err
 	}
 	return resp, nil
+}
+
+// silenceTo names this client in the silences it reports to f.
+func (c *Client) silenceTo(f func(Silence)) func(Silence) {
+	if f == nil {
+		return nil
+	}
+	return func(s Silence) {
+		s.Provider = c.cfg.Name
+		f(s)
+	}
 }
 
 // build applies the client defaults and encodes the body.

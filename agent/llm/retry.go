@@ -17,13 +17,14 @@ const (
 )
 
 // Retrier is the retry policy around Client.Stream: 429s wait for
-// Retry-After (capped), transient failures back off exponentially with
-// jitter, and when a client is exhausted the next one (a fallback provider)
+// Retry-After (capped), transient failures wait for Retry-After when the
+// server sent one (a 503 often does) and otherwise back off exponentially
+// with jitter, and when a client is exhausted the next one (a fallback provider)
 // is tried. Auth, BadRequest, ContextLength and Cancelled return at once.
 // Zero fields take the defaults above; a negative count disables that retry.
 type Retrier struct {
 	MaxRateLimitWaits   int                                              // waits on 429 per client
-	MaxRateLimitWait    time.Duration                                    // cap on one 429 wait
+	MaxRateLimitWait    time.Duration                                    // cap on one Retry-After wait (any status)
 	MaxTransientRetries int                                              // retries on transient failures per client
 	BaseBackoff         time.Duration                                    // first transient backoff, doubled each time
 	MaxBackoff          time.Duration                                    // cap on one transient backoff
@@ -39,6 +40,7 @@ type RetryInfo struct {
 	Kind     Kind          // why the attempt failed
 	Attempt  int           // 1 for the first retry on this provider
 	Wait     time.Duration // how long before the next attempt
+	Asked    bool          // Wait is the server's Retry-After (capped)
 	Provider string        // the provider that failed
 	Next     string        // the provider of the next attempt (differs on fallback)
 	Fallback bool          // the next attempt goes to another provider
@@ -46,16 +48,33 @@ type RetryInfo struct {
 	Err      *Error        // the classified failure
 }
 
-// String renders the notice the UI shows, e.g. "rate limited by openai, retrying in 12 s".
+// String renders the notice the UI shows, e.g. "rate limited by openai,
+// retrying in 12 s" or "openai failed (HTTP 503), retry 1 in 30 s, as it
+// asked (Retry-After)".
 func (r RetryInfo) String() string {
 	if r.Fallback {
-		return fmt.Sprintf("%s failed (%s), switching to %s", r.Provider, r.Kind, r.Next)
+		return fmt.Sprintf("%s failed (%s), switching to %s", r.Provider, r.why(), r.Next)
 	}
 	secs := int((r.Wait + time.Second - 1) / time.Second)
-	if r.Kind == KindRateLimited {
-		return fmt.Sprintf("rate limited by %s, retrying in %d s", r.Provider, secs)
+	asked := ""
+	if r.Asked {
+		asked = ", as it asked (Retry-After)"
 	}
-	return fmt.Sprintf("%s failed (%s), retry %d in %d s", r.Provider, r.Kind, r.Attempt, secs)
+	if r.Kind == KindRateLimited {
+		return fmt.Sprintf("rate limited by %s, retrying in %d s%s", r.Provider, secs, asked)
+	}
+	if r.Kind == KindIdle && r.Err != nil {
+		return fmt.Sprintf("%s sent nothing for %s, retry %d in %d s", r.Provider, r.Err.Idle, r.Attempt, secs)
+	}
+	return fmt.Sprintf("%s failed (%s), retry %d in %d s%s", r.Provider, r.why(), r.Attempt, secs, asked)
+}
+
+// why names the failure: its HTTP status when there was one.
+func (r RetryInfo) why() string {
+	if r.Err != nil && r.Err.Status != 0 {
+		return fmt.Sprintf("HTTP %d", r.Err.Status)
+	}
+	return r.Kind.String()
 }
 
 // Stream runs req against clients in order, retrying as the policy says.
@@ -103,10 +122,10 @@ func (r *Retrier) tryClient(ctx context.Context, c *Client, req Request, onDelta
 		switch {
 		case e.Kind == KindRateLimited && waits < r.maxWaits():
 			waits++
-			info.Attempt, info.Wait = waits, r.rateLimitWait(e, waits)
+			info.Attempt, info.Wait, info.Asked = waits, r.rateLimitWait(e, waits), e.RetryAfter > 0
 		case e.Kind.Transient() && retries < r.maxRetries():
 			retries++
-			info.Attempt, info.Wait = retries, r.backoff(retries)
+			info.Attempt, info.Wait, info.Asked = retries, r.transientWait(e, retries), e.RetryAfter > 0
 		case e.Kind == KindRateLimited || e.Kind.Transient():
 			return resp, e, true
 		default:

@@ -47,6 +47,7 @@ func TestRetrier(t *testing.T) {
 		approx   bool  // waits are upper bounds within 2 s (HTTP dates)
 		requests []int // per client
 		notes    []string
+		cap      time.Duration // max_retry_wait; 0: the default
 	}{
 		{name: "429 retry-after seconds then success", scripts: [][]llmtest.Round{{llmtest.RateLimitRound("12"), ok}},
 			waits: []time.Duration{12 * time.Second}, requests: []int{2}, notes: []string{"rate limited by a, retrying in 12 s"}},
@@ -58,15 +59,28 @@ func TestRetrier(t *testing.T) {
 			wantErr: llm.KindRateLimited, waits: repeatD(time.Second, 5), requests: []int{6}},
 		{name: "5xx backoff then success", scripts: [][]llmtest.Round{{fail500, fail500, ok}},
 			waits: []time.Duration{750 * time.Millisecond, 1500 * time.Millisecond}, requests: []int{3},
-			notes: []string{"a failed (transient), retry 1 in 1 s", "a failed (transient), retry 2 in 2 s"}},
+			notes: []string{"a failed (HTTP 500), retry 1 in 1 s", "a failed (HTTP 500), retry 2 in 2 s"}},
+		{name: "503 retry-after seconds is honoured", scripts: [][]llmtest.Round{{unavailable("120"), ok}},
+			waits: []time.Duration{120 * time.Second}, requests: []int{2},
+			notes: []string{"a failed (HTTP 503), retry 1 in 120 s, as it asked (Retry-After)"}},
+		{name: "503 retry-after http date", scripts: [][]llmtest.Round{{unavailable(date), ok}},
+			waits: []time.Duration{30 * time.Second}, approx: true, requests: []int{2}},
+		{name: "503 retry-after past the configured cap", scripts: [][]llmtest.Round{{unavailable("600"), ok}}, cap: 45 * time.Second,
+			waits: []time.Duration{45 * time.Second}, requests: []int{2}},
+		{name: "429 capped by the configured cap", scripts: [][]llmtest.Round{{llmtest.RateLimitRound("600"), ok}}, cap: 5 * time.Second,
+			waits: []time.Duration{5 * time.Second}, requests: []int{2}},
+		{name: "502 retry-after garbage backs off", scripts: [][]llmtest.Round{{withRetryAfter(llmtest.ErrorRound(502, "bad gateway"), "soon"), ok}},
+			waits: []time.Duration{750 * time.Millisecond}, requests: []int{2}},
+		{name: "503 retries are still counted", scripts: [][]llmtest.Round{repeat(unavailable("2"), 4)},
+			wantErr: llm.KindTransient, waits: repeatD(2*time.Second, 3), requests: []int{4}},
 		{name: "3 retries then fallback", scripts: [][]llmtest.Round{repeat(fail500, 4), {ok}},
 			waits: []time.Duration{750 * time.Millisecond, 1500 * time.Millisecond, 3 * time.Second, 0}, requests: []int{4, 1},
-			notes: []string{"a failed (transient), switching to b"}},
+			notes: []string{"a failed (HTTP 500), switching to b"}},
 		{name: "all fail", scripts: [][]llmtest.Round{repeat(fail500, 4), repeat(llmtest.ErrorRound(503, "down"), 4)},
 			wantErr: llm.KindTransient, requests: []int{4, 4}},
 		{name: "truncated then success", scripts: [][]llmtest.Round{{{Text: "partial answer", TextChunk: 2, TruncateAfter: 3}, ok}},
 			requests: []int{2}, waits: []time.Duration{750 * time.Millisecond}},
-		{name: "idle then success", scripts: [][]llmtest.Round{{{Text: "x", Hang: true}, ok}}, idle: 50 * time.Millisecond,
+		{name: "idle then success", scripts: [][]llmtest.Round{{{Text: "x", Hang: true}, ok}}, idle: time.Second, // the answer after must start within it
 			requests: []int{2}, waits: []time.Duration{750 * time.Millisecond}},
 		{name: "401 returns at once", scripts: [][]llmtest.Round{{llmtest.ErrorRound(401, "bad key")}, {ok}},
 			wantErr: llm.KindAuth, requests: []int{1, 0}},
@@ -86,7 +100,7 @@ func TestRetrier(t *testing.T) {
 			}
 			sleep := &fakeSleep{}
 			var infos []llm.RetryInfo
-			r := &llm.Retrier{Sleep: sleep.Sleep, Rand: func() float64 { return 0.5 }, OnRetry: func(i llm.RetryInfo) { infos = append(infos, i) }}
+			r := &llm.Retrier{MaxRateLimitWait: tt.cap, Sleep: sleep.Sleep, Rand: func() float64 { return 0.5 }, OnRetry: func(i llm.RetryInfo) { infos = append(infos, i) }}
 			resp, err := r.Stream(context.Background(), clients, userRequest(), nil)
 			if tt.wantErr == llm.KindUnknown {
 				if err != nil || resp.Content != "done" {
@@ -112,6 +126,16 @@ func TestRetrier(t *testing.T) {
 			}
 		})
 	}
+}
+
+// unavailable is a 503 with Retry-After v.
+func unavailable(v string) llmtest.Round {
+	return withRetryAfter(llmtest.ErrorRound(503, "The server is overloaded"), v)
+}
+
+func withRetryAfter(r llmtest.Round, v string) llmtest.Round {
+	r.Headers = http.Header{"Retry-After": {v}}
+	return r
 }
 
 func repeatD(d time.Duration, n int) []time.Duration {

@@ -55,6 +55,18 @@ type Request struct {
 	// before it is sent, on every attempt: the agent waits there for the
 	// last round's commit.
 	BeforeSend func()
+	// OnSilence, when set, is told when the server has sent nothing for a
+	// while (Silence.Quiet > 0) and again when bytes flow after that
+	// (Quiet == 0), on every attempt; it may run on another goroutine.
+	OnSilence func(Silence)
+}
+
+// Silence reports a server that has been quiet mid-call, so the user sees
+// who keel waits for and until when.
+type Silence struct {
+	Provider string        // Config.Name of the client waiting
+	Quiet    time.Duration // how long nothing has arrived; 0: bytes flow again
+	Timeout  time.Duration // when the call is abandoned (Config.IdleTimeout)
 }
 
 // Usage is the token accounting of one response.

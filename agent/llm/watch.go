@@ -4,15 +4,21 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 )
 
 // watch observes one call at the HTTP level: it keeps the response
 // headers (for Retry-After) and aborts the call when no byte arrives for
-// the idle timeout.
+// the idle timeout. Past a shorter notice it tells onSilence, so a user
+// sees which server keel waits for instead of a silent pause.
 type watch struct {
 	idle    time.Duration
+	notice  time.Duration // silence worth telling; 0 with no onSilence
+	silent  func(Silence) // nil: tell no one
+	silMu   sync.Mutex    // orders the silence reports
+	noticed atomic.Bool   // a silence was reported and bytes have not flowed since
 	abort   context.CancelFunc
 	start   time.Time
 	last    atomic.Int64 // nanoseconds after start of the latest byte
@@ -22,8 +28,22 @@ type watch struct {
 	header  http.Header // set once on the calling goroutine
 }
 
-func newWatch(idle time.Duration, abort context.CancelFunc) *watch {
-	return &watch{idle: idle, abort: abort, start: time.Now()}
+func newWatch(idle, notice time.Duration, abort context.CancelFunc, onSilence func(Silence)) *watch {
+	w := &watch{idle: idle, abort: abort, start: time.Now()}
+	if onSilence != nil {
+		if notice <= 0 {
+			notice = silenceNotice(idle)
+		}
+		w.notice, w.silent = min(notice, idle), onSilence
+	}
+	return w
+}
+
+// silenceNotice is how long a server may be quiet before the user is told
+// by default: a quarter of the idle timeout, at most 10 s (a model
+// thinking before its first token is often that slow: news, not alarm).
+func silenceNotice(idle time.Duration) time.Duration {
+	return min(idle/4, 10*time.Second)
 }
 
 // arm starts the idle timer. The timer re-arms itself for the remaining time
@@ -37,7 +57,7 @@ func (w *watch) arm() {
 	t := time.AfterFunc(time.Hour, w.fire)
 	t.Stop()
 	w.timer = t
-	t.Reset(w.idle)
+	t.Reset(w.next(0))
 }
 
 func (w *watch) fire() {
@@ -45,19 +65,48 @@ func (w *watch) fire() {
 		return
 	}
 	quiet := time.Since(w.start) - time.Duration(w.last.Load())
+	if w.silent != nil && quiet >= w.notice { // first, even when the timer ran late
+		w.silMu.Lock()
+		if !w.noticed.Load() && !w.stopped.Load() {
+			w.noticed.Store(true)
+			w.silent(Silence{Quiet: quiet, Timeout: w.idle})
+		}
+		w.silMu.Unlock()
+	}
 	if quiet >= w.idle {
 		w.idled.Store(true)
 		w.abort()
 		return
 	}
-	w.timer.Reset(w.idle - quiet)
+	w.timer.Reset(w.next(quiet))
 }
 
-func (w *watch) touch() { w.last.Store(int64(time.Since(w.start))) }
+// next is how long after a check that found quiet the next one is due:
+// at the notice while it is unreported, else at the idle timeout.
+func (w *watch) next(quiet time.Duration) time.Duration {
+	if w.silent != nil && quiet < w.notice && !w.noticed.Load() {
+		return w.notice - quiet
+	}
+	return w.idle - quiet
+}
+
+func (w *watch) touch() {
+	w.last.Store(int64(time.Since(w.start)))
+	if w.noticed.Load() { // rare: only after a reported silence
+		w.silMu.Lock()
+		if w.noticed.Load() {
+			w.noticed.Store(false)
+			w.silent(Silence{Timeout: w.idle})
+		}
+		w.silMu.Unlock()
+	}
+}
 
 // stop releases the timer; call it when the call is over.
 func (w *watch) stop() {
+	w.silMu.Lock()
 	w.stopped.Store(true)
+	w.silMu.Unlock()
 	if w.timer != nil {
 		w.timer.Stop()
 	}

@@ -174,7 +174,7 @@ func (a *app) resolveModel(cfg *config.Config, override *modelChoice) (modelChoi
 	if err != nil {
 		return modelChoice{}, err
 	}
-	return modelChoice{provider: &agent.RetryingProvider{Clients: clients}, name: prov.Name, model: clients[0].Model(),
+	return modelChoice{provider: &agent.RetryingProvider{Retrier: retrier(cfg), Clients: clients}, name: prov.Name, model: clients[0].Model(),
 		window: prov.ContextWindow, maxOut: prov.MaxOutputTokens, prices: prices(cfg, prov), secrets: secrets}, nil
 }
 

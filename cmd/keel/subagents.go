@@ -39,7 +39,7 @@ func (a *app) subagents(cfg *config.Config, root string, env agent.PromptEnv) (*
 		if err != nil {
 			return agent.ChildModel{}, fmt.Errorf("its model %q: %w", model, err)
 		}
-		return agent.ChildModel{Provider: &agent.RetryingProvider{Clients: clients}, ProviderName: prov.Name, Model: clients[0].Model(),
+		return agent.ChildModel{Provider: &agent.RetryingProvider{Retrier: retrier(&c), Clients: clients}, ProviderName: prov.Name, Model: clients[0].Model(),
 			ContextWindow: prov.ContextWindow, Prices: prices(&c, prov)}, nil
 	}
 	return sub, notices

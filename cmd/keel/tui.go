@@ -102,7 +102,7 @@ func (a *app) uiOptions(b *builtSession, bridge *dialog.Bridge) ui.Options {
 			if err != nil {
 				return ui.ErrorMsg{Text: err.Error()}
 			}
-			b.session.SetProvider(&agent.RetryingProvider{Clients: clients}, name)
+			b.session.SetProvider(&agent.RetryingProvider{Retrier: retrier(&cfg), Clients: clients}, name)
 			return ui.ModelChangedMsg{Model: name}
 		}
 	}

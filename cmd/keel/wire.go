@@ -49,6 +49,12 @@ func (a *app) providerClients(cfg *config.Config) (config.Provider, []*llm.Clien
 	return primary, clients, secrets, nil
 }
 
+// retrier is the retry policy config sets: how long a Retry-After is
+// honoured at most.
+func retrier(cfg *config.Config) llm.Retrier {
+	return llm.Retrier{MaxRateLimitWait: cfg.MaxRetryWait}
+}
+
 // openDatalog opens the datalog for writing. A datalog that cannot be
 // opened does not stop keel: it says so once and runs without one.
 func (a *app) openDatalog(cfg *config.Config, secrets []string) *datalog.DB {

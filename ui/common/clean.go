@@ -54,7 +54,10 @@ func CleanEvent(ev agent.Event) agent.Event {
 		e.Plan = CleanPlan(e.Plan)
 		return e
 	case agent.Retrying:
-		e.Provider, e.Kind, e.Err = Clean(e.Provider), Clean(e.Kind), Clean(e.Err)
+		e.Provider, e.Kind, e.Err, e.Why = Clean(e.Provider), Clean(e.Kind), Clean(e.Err), Clean(e.Why)
+		return e
+	case agent.ProviderSilent:
+		e.Provider = Clean(e.Provider)
 		return e
 	case agent.Notice:
 		e.Text = Clean(e.Text)

@@ -1,6 +1,6 @@
 // Package statusbar is the line at the bottom of the screen: what the
-// agent is doing (with the spinner, and the countdown to a rate-limited
-// retry, run down by the spinner's ticks), the provider and model, context
+// agent is doing (with the spinner, the countdown to a retry and the time
+// a silent server has sent nothing, run by the spinner's ticks), the provider and model, context
 // use, the session's tokens and cost (a resumed session's earlier use
 // counted), tool calls and the next checkpoint; or, instead, one
 // transient hint a key left ("press ctrl+c again to quit"). The Model
@@ -26,8 +26,10 @@ import (
 type Model struct {
 	state     agent.State
 	detail    string        // the state's detail, e.g. the halt reason
-	retryIn   time.Duration // the countdown to a rate-limited retry
+	retryIn   time.Duration // the countdown to a retry
 	retryAt   time.Time     // when it ends, fixed at the first tick
+	retryWhy  string        // its cause, e.g. "rate limited by openai"
+	silence   silence       // a server keel waits on that sends nothing
 	provider  string
 	model     string
 	demo      bool
@@ -120,17 +122,21 @@ func (s *Model) StateChanged(to agent.State, detail string) {
 	if to != agent.StateRetrying {
 		s.retryIn = 0
 	}
+	s.silence = silence{}
 }
 
 // Retrying starts the countdown to a retry wait from now; the spinner's
-// ticks run it down (tick).
-func (s *Model) Retrying(wait time.Duration) {
+// ticks run it down (tick). why is the cause ("" says nothing more).
+func (s *Model) Retrying(wait time.Duration, why string) {
 	s.state = agent.StateRetrying
-	s.retryIn, s.retryAt = wait, time.Time{}
+	s.retryIn, s.retryAt, s.retryWhy = wait, time.Time{}, why
+	s.silence = silence{}
 }
 
-// Tick runs the retry countdown at the spinner's tick at.
+// Tick runs the retry countdown and the silence's count at the spinner's
+// tick at.
 func (s *Model) Tick(at time.Time) {
+	s.silence.tick(at)
 	if s.retryIn <= 0 {
 		return
 	}
@@ -175,7 +181,13 @@ func (s *Model) stateText() string {
 	case s.cancelling:
 		return "cancelling…"
 	case s.state == agent.StateRetrying && s.retryIn > 0:
-		return fmt.Sprintf("rate limited — retrying in %d s", int(s.retryIn.Round(time.Second).Seconds()))
+		why := s.retryWhy
+		if why == "" {
+			why = "retry"
+		}
+		return fmt.Sprintf("%s — retrying in %d s", why, int(s.retryIn.Round(time.Second).Seconds()))
+	case s.silence.quiet > 0:
+		return s.silence.String()
 	case s.state == agent.StateRetrying:
 		return "retrying"
 	case s.state == agent.StateHalted:

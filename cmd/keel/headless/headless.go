@@ -7,6 +7,7 @@ import (
 	"github.com/keel-dev/keel/agent"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/keel-dev/keel/internal/termtext"
 )
@@ -112,6 +113,10 @@ func (h Headless) progress(ev agent.Event) {
 		line = fmt.Sprintf("◆ %s: %s", e.Intervention.Kind, e.Intervention.Why)
 	case agent.Retrying:
 		line = "↻ " + e.Err
+	case agent.ProviderSilent:
+		if e.Quiet > 0 {
+			line = silenceLine(e)
+		}
 	case agent.Notice:
 		line = "! " + e.Text
 	case agent.ReflectionRecorded:
@@ -190,4 +195,11 @@ func reflectionLine(e agent.ReflectionRecorded) string {
 	}
 	r := e.Reflection
 	return fmt.Sprintf("◇ reflection: %s (confidence %.2f): %s", r.Adjustment, r.Confidence, abbreviate(r.Progress, 100))
+}
+
+// silenceLine says which server keel waits on and when it gives up.
+func silenceLine(e agent.ProviderSilent) string {
+	secs := func(d time.Duration) int64 { return int64(max(d.Round(time.Second), time.Second) / time.Second) }
+	return fmt.Sprintf("… %s has sent nothing for %d s; keel gives up on this attempt at %d s (stream_idle_timeout)",
+		e.Provider, secs(e.Quiet), secs(e.Timeout))
 }

@@ -159,6 +159,8 @@ func keelLine(ev agent.Event) line {
 			"first_token_ms": e.FirstToken.Milliseconds(), "duration_ms": e.Duration.Milliseconds()}
 	case agent.Retrying:
 		return line{"type": "retry", "provider": e.Provider, "kind": e.Kind, "attempt": e.Attempt, "wait_ms": e.Wait.Milliseconds(), "error": e.Err}
+	case agent.ProviderSilent:
+		return line{"type": "silence", "provider": e.Provider, "quiet_ms": e.Quiet.Milliseconds(), "timeout_ms": e.Timeout.Milliseconds()}
 	case agent.Notice:
 		return line{"type": "notice", "text": e.Text}
 	case agent.ReflectionRecorded:
