@@ -8,13 +8,18 @@ import (
 // CommandRead recognises a shell command that only prints a region of one
 // file: cat, nl, less, more, head, tail, sed -n 'A,Bp' or awk
 // 'NR>=A && NR<=B', alone or as a pipeline of such filters after the
-// first (head -n 30 f | tail -n 10 prints lines 21-30). It returns the
+// first (head -n 30 f | tail -n 10 prints lines 21-30), after a "cd DIR
+// &&", with stderr discarded or the file on stdin. It returns the
 // path as written (the agent resolves it against the working directory,
 // stats the file and fills a Read), the first line (negative: the last
 // -from lines) and the last line (0: to the end). Redirections, command
 // lists, substitutions, several files and filters that select by content
 // are not reads of one region.
 func CommandRead(command string) (path string, from, to int, ok bool) {
+	dir, command, ok := readPrefix(command)
+	if !ok {
+		return "", 0, 0, false
+	}
 	parts, ok := pipeline(command)
 	if !ok {
 		return "", 0, 0, false
@@ -38,7 +43,7 @@ func CommandRead(command string) (path string, from, to int, ok bool) {
 	if !ok {
 		return "", 0, 0, false
 	}
-	return path, from, to, true
+	return joinDir(dir, path), from, to, true
 }
 
 // fileRead reads the first command of a pipeline: one that names the file.
@@ -187,10 +192,16 @@ func headTailArgs(args []string, tail bool) (n int, fromStart bool, file string,
 	return n, fromStart, file, true
 }
 
-// sedScript is the one sed program that prints a line range.
-var sedScript = lazyRegexp(`^([0-9]+)(?:,([0-9]+|\$))?p$`)
+// sedScript is the one sed program that prints a line range: with -n,
+// A,Bp (B a line, $ or +N) and an optional ;Nq after it; without, A,B!d
+// or Nq (the first N lines).
+var (
+	sedScript = lazyRegexp(`^([0-9]+)(?:\s*,\s*([0-9]+|\$|\+[0-9]+))?\s*p(?:\s*;\s*([0-9]+)q)?\s*;?$`)
+	sedDelete = lazyRegexp(`^([0-9]+)\s*,\s*([0-9]+|\$)\s*!\s*d$|^([0-9]+)q$`)
+)
 
-// sedPrint parses sed -n 'A,Bp' FILE (also -ne, -n -e, A,$p and Ap).
+// sedPrint parses sed -n 'A,Bp' FILE (also -ne, -n -e, A,$p, Ap, A,+Np,
+// A,Bp;Bq) and sed 'A,B!d' FILE or sed Nq FILE.
 func sedPrint(args []string) (string, int, int, bool) {
 	quiet, script, file := false, "", ""
 	for i := 0; i < len(args); i++ {
@@ -213,21 +224,47 @@ func sedPrint(args []string) (string, int, int, bool) {
 			return "", 0, 0, false
 		}
 	}
-	m := sedScript().FindStringSubmatch(strings.TrimSpace(script))
-	if !quiet || m == nil {
-		return "", 0, 0, false
-	}
-	from, _ := strconv.Atoi(m[1])
-	to := from
-	switch m[2] {
-	case "":
-	case "$":
-		to = 0
-	default:
-		to, _ = strconv.Atoi(m[2])
-	}
-	if from < 1 || (to != 0 && to < from) {
+	from, to, ok := sedLines(strings.TrimSpace(script), quiet)
+	if !ok || from < 1 || (to != 0 && to < from) {
 		return "", 0, 0, false
 	}
 	return file, from, to, true
+}
+
+// sedLines is the range a sed program prints (to 0: the end).
+func sedLines(script string, quiet bool) (from, to int, ok bool) {
+	if !quiet {
+		m := sedDelete().FindStringSubmatch(script)
+		switch {
+		case m == nil:
+			return 0, 0, false
+		case m[3] != "":
+			n, _ := strconv.Atoi(m[3])
+			return 1, n, true
+		}
+		from, _ = strconv.Atoi(m[1])
+		to, _ = strconv.Atoi(m[2]) // "$": 0, the end
+		return from, to, true
+	}
+	m := sedScript().FindStringSubmatch(script)
+	if m == nil {
+		return 0, 0, false
+	}
+	from, _ = strconv.Atoi(m[1])
+	to = from
+	switch {
+	case m[2] == "":
+	case m[2] == "$":
+		to = 0
+	case strings.HasPrefix(m[2], "+"):
+		n, _ := strconv.Atoi(m[2][1:])
+		to = from + n
+	default:
+		to, _ = strconv.Atoi(m[2])
+	}
+	if m[3] != "" { // sed quits at line q: nothing after it prints
+		q, _ := strconv.Atoi(m[3])
+		to = minEnd(to, q)
+	}
+	return from, to, true
 }

@@ -79,10 +79,12 @@ func tailOf(from, to, n int) (int, int, bool) {
 
 // awkRange matches the awk programs that print a line range by NR:
 // NR>=A && NR<=B, NR>A && NR<B, NR==A, NR>=A, NR<=B and the range
-// pattern NR==A,NR==B, each with an optional print action.
+// pattern NR==A,NR==B, each with an optional print action, or inside
+// one: {if (NR>=A && NR<=B) print}.
 var (
 	awkCond   = lazyRegexp(`^NR\s*(>=|>|==|<=|<)\s*([0-9]+)$`)
 	awkAction = lazyRegexp(`^\{\s*print(?:f)?(?:\s+(?:NR|\$0|"[^"]*"|,|\s)*)?\s*;?\s*\}$`)
+	awkIf     = lazyRegexp(`^\{\s*if\s*\(([^(){}]+)\)\s*(\{?\s*print[^{}]*\}?)\s*;?\s*\}$`)
 )
 
 // awkPrint parses awk 'NR...' FILE (the file is optional in a pipeline).
@@ -95,6 +97,9 @@ func awkPrint(args []string) (string, int, int, bool) {
 		file = args[1]
 	}
 	prog := strings.TrimSpace(args[0])
+	if m := awkIf().FindStringSubmatch(prog); m != nil { // {if (NR>=A && NR<=B) print}
+		prog = m[1] + " {" + strings.Trim(strings.TrimSpace(m[2]), "{}") + "}"
+	}
 	if i := strings.IndexByte(prog, '{'); i >= 0 {
 		if !awkAction().MatchString(strings.TrimSpace(prog[i:])) {
 			return "", 0, 0, false

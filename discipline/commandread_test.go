@@ -40,7 +40,31 @@ func TestCommandRead(t *testing.T) {
 		{"sed -n '10,40p' main.go | head -n 5", "main.go", 10, 14, true},
 		{"cat main.go | tail -n 5", "main.go", -5, 0, true},
 		{"tail -n +10 main.go | head -n 5", "main.go", 10, 14, true},
+		{"sed -n '10,+5p' main.go", "main.go", 10, 15, true},
+		{"sed -n '10,20p;20q' main.go", "main.go", 10, 20, true},
+		{"sed -n '10,40p;20q' main.go", "main.go", 10, 20, true},
+		{"sed -n '10,20 p' main.go", "main.go", 10, 20, true},
+		{"sed '10,20!d' main.go", "main.go", 10, 20, true},
+		{"sed 15q main.go", "main.go", 1, 15, true},
+		{"awk '{if (NR>=10 && NR<=20) print}' main.go", "main.go", 10, 20, true},
+		{"awk '{ if (NR > 9 && NR < 21) { print $0 } }' main.go", "main.go", 10, 20, true},
+		{"cd pkg && sed -n '10,20p' main.go", "pkg/main.go", 10, 20, true},
+		{"cd pkg && cd sub && cat main.go", "pkg/sub/main.go", 1, 0, true},
+		{"cd pkg && cat /abs/main.go", "/abs/main.go", 1, 0, true},
+		{"cat main.go 2>/dev/null", "main.go", 1, 0, true},
+		{"sed -n '10,20p' < main.go", "main.go", 10, 20, true},
+		{"head -n 30 < main.go | tail -n 10", "main.go", 21, 30, true},
 		// not a read of one region
+		{"awk '{if (NR>=10) print $2}' main.go", "", 0, 0, false},
+		{"awk '{if (NR>=10) {print; system(\"rm x\")}}' main.go", "", 0, 0, false},
+		{"sed '10,20d' main.go", "", 0, 0, false},
+		{"sed -n '10,20p;5q' main.go", "", 0, 0, false},
+		{"sed -i '10,20!d' main.go", "", 0, 0, false},
+		{"cd pkg; cat main.go", "", 0, 0, false},
+		{"cd pkg && make && cat main.go", "", 0, 0, false},
+		{"cd && cat main.go", "", 0, 0, false},
+		{"cat main.go 2> err.txt", "", 0, 0, false},
+		{"sort < main.go", "", 0, 0, false},
 		{"tail -n 50 main.go | head -n 10", "", 0, 0, false},
 		{"awk '{print $2}' main.go", "", 0, 0, false},
 		{"awk 'NR>=10 {system(\"rm x\")}' main.go", "", 0, 0, false},
@@ -101,7 +125,8 @@ func TestReadResolve(t *testing.T) {
 }
 
 func FuzzCommandRead(f *testing.F) {
-	for _, s := range []string{"cat a", "head -n 30 a | tail -n 10", "awk 'NR>=1 && NR<=2' a", "sed -n '1,$p' a | head -3", "tail -n +4 a | awk 'NR==2'", "cat a | | b"} {
+	for _, s := range []string{"cat a", "head -n 30 a | tail -n 10", "awk 'NR>=1 && NR<=2' a", "sed -n '1,$p' a | head -3", "tail -n +4 a | awk 'NR==2'", "cat a | | b",
+		"cd d && sed -n '2,+3p;4q' a", "awk '{if (NR>1) print}' < a 2>&1", "sed '2,3!d' a", "cd d && cd /e && head < a"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {

@@ -34,9 +34,9 @@ var defaultVerifyPatterns = []string{
 	"cargo test", "cargo build", "cargo check", "cargo clippy", "cargo nextest",
 	"npm test", "npm run test", "npm run build", "npm run lint", "npx tsc", "tsc",
 	"yarn test", "yarn run test", "pnpm test", "pnpm run test", "bun test", "deno test",
-	"jest", "vitest", "npx jest", "npx vitest",
+	"jest", "vitest", "npx jest", "npx vitest", "yarn jest", "yarn vitest", "pnpm jest", "pnpm vitest", "bun run test",
 	"pytest", "py.test", "python -m pytest", "python3 -m pytest", "python -m unittest", "python3 -m unittest",
-	"tox", "nox", "python -m tox", "python3 -m tox", "mypy", "ruff", "eslint",
+	"tox", "nox", "hatch test", "python -m tox", "python3 -m tox", "mypy", "ruff", "eslint",
 	"golangci-lint", "staticcheck", "mvn test", "mvn verify", "./mvnw test", "./mvnw verify",
 	"gradle test", "gradle check", "./gradlew test", "./gradlew check",
 	"dotnet test", "dotnet build", "swift test", "swift build", "mix test",
@@ -196,7 +196,13 @@ func matchesPattern(words, pat []string) bool {
 		return true // word for word, options included ("python -m pytest")
 	}
 	rest := operands(words[1:])
-	return len(rest) >= len(pat)-1 && slices.Equal(rest[:len(pat)-1], pat[1:]) && !slices.ContainsFunc(pat, isOption)
+	return len(rest) >= len(pat)-1 && slices.EqualFunc(rest[:len(pat)-1], pat[1:], sameTask) && !slices.ContainsFunc(pat, isOption)
+}
+
+// sameTask matches an operand to a pattern's word; a Gradle task path
+// (":app:test") names the task its last part names.
+func sameTask(w, p string) bool {
+	return w == p || (strings.HasPrefix(w, ":") && strings.HasSuffix(w, ":"+p))
 }
 
 func isOption(w string) bool { return strings.HasPrefix(w, "-") }

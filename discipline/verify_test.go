@@ -139,10 +139,11 @@ func TestIsVerifyingRunners(t *testing.T) {
 		"mvn test", "mvn -q verify", "./mvnw verify", "gradle test", "./gradlew check", "dotnet test", "ctest --output-on-failure",
 		"rspec", "bundle exec rspec spec/a_spec.rb", "phpunit", "vendor/bin/phpunit", "mix test", "swift test",
 		"cd pkg && GOFLAGS=-count=1 go test ./...", "timeout 60 pytest",
+		"yarn jest", "yarn vitest", "pnpm vitest run", "./gradlew :app:test", "gradle :core:check", "hatch test",
 	}
 	no := []string{"ls", "cat a.go", "go run main.go", "go run -race test.go", "make", "make install", "python app.py",
 		"python -m http.server", "npm install", "npm run dev", "cargo run", "echo pytest", "git commit -m 'make test'", "mvn -q package",
-		"make -C test build"}
+		"make -C test build", "./gradlew :app:build", "yarn dev", "pnpm install"}
 	for _, c := range yes {
 		if !IsVerifying(c, pats) {
 			t.Errorf("%q does not verify", c)

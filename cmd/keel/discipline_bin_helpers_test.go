@@ -26,6 +26,7 @@ type binCase struct {
 	rounds []llmtest.Round                                                    // served in order, or
 	handle func(dir string, n int, req llmtest.RecordedRequest) llmtest.Round // a script that acts between rounds
 	args   []string                                                           // more flags
+	bin    map[string]string                                                  // programs put first on PATH (name: script)
 	fired  []string                                                           // every intervention, "kind@call", in order
 	stop   string
 	check  func(t *testing.T, r binRun)
@@ -56,7 +57,7 @@ func runBin(t *testing.T, c binCase) binRun {
 	srv := llmtest.Start(t, script)
 	home := t.TempDir()
 	args := append([]string{"-p", "go", "--output-format", "stream-json", "--yolo"}, c.args...)
-	out, errOut, code := runKeelEnv(t, home, binEnv(t), srv, dir, "", args...)
+	out, errOut, code := runKeelEnv(t, home, withBin(t, binEnv(t), c.bin), srv, dir, "", args...)
 	r := binRun{dir: dir, home: home, code: code, stderr: errOut, srv: srv}
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
@@ -92,6 +93,26 @@ func binEnv(t *testing.T) []string {
 		}
 	}
 	return []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}
+}
+
+// withBin puts a directory of the given executable scripts first on the
+// PATH of env (a PATH entry there, or the process's own).
+func withBin(t *testing.T, env []string, progs map[string]string) []string {
+	t.Helper()
+	if len(progs) == 0 {
+		return env
+	}
+	bin := t.TempDir()
+	for name, body := range progs {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := "PATH=" + os.Getenv("PATH")
+	if len(env) > 0 && strings.HasPrefix(env[0], "PATH=") {
+		path, env = env[0], env[1:]
+	}
+	return append([]string{"PATH=" + bin + string(os.PathListSeparator) + strings.TrimPrefix(path, "PATH=")}, env...)
 }
 
 // fired lists the interventions as "kind@call", in order.
