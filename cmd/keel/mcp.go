@@ -96,7 +96,7 @@ func mcpReport(m *mcp.Manager) string {
 func (a *app) mcpCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "MCP servers: keel mcp list",
+		Short: "MCP servers: keel mcp list, add, remove",
 		Args:  cobra.NoArgs,
 		// runnable, so that its Args run: "keel mcp bogus" is a usage error, not help and exit 0
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
@@ -113,6 +113,7 @@ func (a *app) mcpCommand() *cobra.Command {
 			return a.listMCP(cmd.Context(), cfg)
 		},
 	})
+	cmd.AddCommand(a.mcpAddCommand(), a.mcpRemoveCommand())
 	return cmd
 }
 
