@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/keel-dev/keel/agent/datalog"
@@ -26,5 +29,23 @@ func TestResumeFromAnotherProjectSaysSo(t *testing.T) {
 	_, errOut, code := runKeelHome(t, home, srv, here, "", "-p", "--resume", id, "go on")
 	if code != 0 || !strings.Contains(errOut, "was logged in another project, "+list[0].ProjectRoot) {
 		t.Fatalf("resuming another project's session: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// A base URL without the chat-completions endpoint (a server's 404 page)
+// names the URL keel tried and the setting to check (issue 32: "HTTP
+// 404: 404 page not found"), once: a 404 is not retried.
+func TestWrongBasePathSaysWhatToCheck(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	home := t.TempDir()
+	_, errOut, code := runKeelEnv(t, home, []string{"OPENAI_BASE_URL=" + srv.URL + "/api", "OPENAI_API_KEY=sk-test"}, nil, project(t), "", "-p", "hi")
+	want := srv.URL + "/api/chat/completions"
+	if code == 0 || !strings.Contains(errOut, want) || !strings.Contains(errOut, "OPENAI_BASE_URL") || hits.Load() != 1 {
+		t.Fatalf("exit %d after %d requests; stderr should name %s and OPENAI_BASE_URL:\n%s", code, hits.Load(), want, errOut)
 	}
 }
