@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -129,6 +130,10 @@ func (t *task) stopHooks(ctx context.Context) (again bool) {
 	if !blocked || ctx.Err() != nil {
 		return false
 	}
+	if t.stopIdle.block(t.limits.toolCalls) > maxIdleStopBlocks {
+		t.s.out.send(Notice{Text: fmt.Sprintf("the %s hooks sent the model back %d times in a row and it made no tool call in between: keel let the task end", ev, maxIdleStopBlocks)})
+		return false
+	}
 	t.stopHookActive = true
 	t.checkpoints.pending = append(t.checkpoints.pending, "A "+string(ev)+" hook did not let the task end yet: "+orNoReason(why))
 	return true
@@ -161,6 +166,29 @@ func (s *Session) End(ctx context.Context, reason string) []HookRan {
 			Duration: r.Duration, TimedOut: r.TimedOut, Decision: r.Decision(), Reason: r.Reason()})
 	}
 	return runs
+}
+
+// maxIdleStopBlocks is how many times in a row Stop hooks may send the
+// model back while it makes no tool call: a hook that never lets the task
+// end (one that ignores stop_hook_active) would otherwise spend rounds up
+// to max_turns on the same answer.
+const maxIdleStopBlocks = 3
+
+// stopIdle counts Stop blocks with no tool call between them.
+type stopIdle struct {
+	blocks    int
+	toolCalls int // the task's tool calls at the last block
+}
+
+// block counts a Stop block at the task's toolCalls and returns how many
+// came in a row without a tool call between.
+func (s *stopIdle) block(toolCalls int) int {
+	if s.blocks == 0 || toolCalls != s.toolCalls {
+		s.blocks = 0
+	}
+	s.blocks++
+	s.toolCalls = toolCalls
+	return s.blocks
 }
 
 func orNoReason(why string) string {

@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/keel-dev/keel/agent/hooks"
@@ -83,3 +85,41 @@ func (allowAll) Decide(string, json.RawMessage) tools.Decision {
 	return tools.Decision{Verdict: tools.Allow}
 }
 func (allowAll) Grant(tools.Grant) {}
+
+// TestAStopHookThatNeverRelentsEndsTheTask: a Stop hook that blocks
+// whatever stop_hook_active says sends the model back at most
+// maxIdleStopBlocks times in a row without a tool call between; one whose
+// model works between its blocks is not cut short.
+func TestAStopHookThatNeverRelentsEndsTheTask(t *testing.T) {
+	cases := []struct {
+		name     string
+		round    func(n int) llmtest.Round
+		requests int
+	}{
+		{"the model only answers", func(n int) llmtest.Round { return llmtest.TextRound(fmt.Sprintf("done %d", n)) }, maxIdleStopBlocks + 1},
+		{"the model works between the blocks", func(n int) llmtest.Round {
+			if n%2 == 0 && n < 10 {
+				return llmtest.ToolRound(call("", "echo", fmt.Sprintf(`{"n":%d}`, n)))
+			}
+			return llmtest.TextRound(fmt.Sprintf("done %d", n)) // (the same answer again is a loop guard's)
+		}, 13}, // 5 blocks each after a tool call, then 3 in a row without
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := hookRunner(t, hooks.Hook{Event: hooks.Stop, Command: "echo 'not yet' >&2; exit 2"})
+			script := llmtest.Script{Handler: func(_ llmtest.RecordedRequest, n int) llmtest.Round { return c.round(n) }}
+			s, srv := newSession(t, script, func(o *Options) { o.Hooks = r })
+			evs, st := runTask(t, context.Background(), s, "go")
+			if st.Reason != StopCompleted || len(srv.Requests()) != c.requests {
+				t.Fatalf("stopped %s after %d requests, want completed after %d: %s", st.Reason, len(srv.Requests()), c.requests, describe(evs))
+			}
+			var said bool
+			for _, n := range eventsOf[Notice](evs) {
+				said = said || strings.Contains(n.Text, "no tool call in between: keel let the task end")
+			}
+			if !said {
+				t.Errorf("no notice says why the task ended: %s", describe(evs))
+			}
+		})
+	}
+}

@@ -31,7 +31,8 @@ type task struct {
 	// stopHookActive: a Stop hook already sent the model back once (the
 	// hook reads it as stop_hook_active, to let the task end).
 	stopHookActive bool
-	histStart      int // the history's length when the task began
+	stopIdle       stopIdle // Stop blocks with no tool call between them
+	histStart      int      // the history's length when the task began
 	result         string
 	Interventions  []Intervention
 	Denials        []Denial
