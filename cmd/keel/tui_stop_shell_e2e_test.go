@@ -144,3 +144,38 @@ func TestNotificationHookRunsWhenKeelAsksInTmux(t *testing.T) {
 		t.Fatalf("keel did not quit:\n%s", tm.screen())
 	}
 }
+
+// TestCtrlCCancelsASubagentInTmux: ctrl+c while a subagent runs a command
+// stops the parent, the child and the child's command; the child's card
+// says it was cancelled and its tokens are in the status line.
+func TestCtrlCCancelsASubagentInTmux(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
+	srv := llmtest.Start(t, llmtest.Script{Handler: func(r llmtest.RecordedRequest, n int) llmtest.Round {
+		if childOf(r) != "" {
+			return llmtest.ToolRound(llmtest.Call{Name: "run_command", Args: `{"command":"sleep 33"}`})
+		}
+		return llmtest.ToolRound(taskCall("call_t", "wait a while", `,"tools":["run_command"]`))
+	}})
+	home, dir := t.TempDir(), project(t)
+	tm := startTmux(t, tmuxEnv(home, srv), dir, "--yolo")
+	tm.waitFor("Ask keel")
+	tm.keys("delegate the wait", "Enter")
+	tm.waitFor("subagent general · running run_command")
+	waitForProcess(t, "sleep 33")
+	tm.keys("C-c")
+	s := tm.waitFor("subagent general · cancelled", "cancelling the task (ctrl+c)")
+	tm.waitTitle(ui.TitleReady)
+	if procs, _ := exec.Command("pgrep", "-f", "sleep 33").Output(); len(procs) > 0 {
+		t.Errorf("the subagent's command outlived the cancel: %s", procs)
+	}
+	// the parent's round and the child's, at the fake's 100 in / 10 out
+	if s = tm.screen(); !strings.Contains(s, "200 in · 20 out") {
+		t.Errorf("the status line lacks the child's tokens:\n%s", s)
+	}
+	tm.keys("C-c")
+	tm.waitFor("again to quit")
+	tm.keys("C-c")
+	if !tm.exited(10 * time.Second) {
+		t.Fatalf("keel did not quit:\n%s", tm.screen())
+	}
+}
