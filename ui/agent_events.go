@@ -180,7 +180,7 @@ func (m *Model) apply(ev agent.Event) {
 
 // The demo's input hints: before its story and after it.
 const (
-	demoHint     = "Type anything and press Enter: the demo model fixes a failing test in about a minute"
+	demoHint     = "Type anything, press Enter: the demo model fixes a failing test in a minute" // fits 80 columns
 	demoOverHint = "The demo has run: ctrl+c twice quits; a message gets the demo model's reply"
 )
 

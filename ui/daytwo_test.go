@@ -22,8 +22,12 @@ func TestDemoHintAfterTheStory(t *testing.T) {
 	m.running = true
 	send(m, events(agent.TaskStopped{Reason: agent.StopCompleted}))
 	got := plain(m)
-	if strings.Contains(got, "fixes a failing test in about a minute") || !strings.Contains(got, "The demo has run") {
+	if strings.Contains(got, "fixes a failing test in a minute") || !strings.Contains(got, "The demo has run") {
 		t.Fatalf("after the story the hint still describes it:\n%s", got)
+	}
+	// At 80 columns the hint shows whole (a new user's trial: "in about …").
+	if got := plain(newTestModelWith(t, 80, 24, Options{Demo: true})); !strings.Contains(got, demoHint) {
+		t.Fatalf("the demo's hint is cut at 80 columns:\n%s", got)
 	}
 }
 

@@ -171,7 +171,11 @@ func (b *Model) roundSummary(st theme.Styles, i, width int) []string {
 		if tc.Permission == "deny" {
 			icon = st.Warn.Render("⊘")
 		}
-		sub(icon + " " + common.OneLine(tc.Name) + " " + common.KeyArgument(tc.Name, tc.Arguments) + st.Dim.Render(" "+termtext.Duration(tc.Duration)))
+		call := icon + " " + common.OneLine(tc.Name)
+		if arg := common.KeyArgument(tc.Name, tc.Arguments); arg != "" {
+			call += " " + arg
+		}
+		sub(call + st.Dim.Render(" "+termtext.Duration(tc.Duration)))
 	}
 	for _, iv := range rd.Interventions {
 		sub(st.Warn.Render("◆ "+common.OneLine(iv.Kind)) + fmt.Sprintf(" at call %d", iv.AtToolCall))

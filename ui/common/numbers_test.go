@@ -98,6 +98,7 @@ func TestKeyArgumentIsCompactJSON(t *testing.T) {
 		{"note", `{"text":"ok","tags":["a < b","c"],"weight":0.9}`, `{"tags":["a < b","c"],"text":"ok","weight":0.9}`},
 		{"reflect", `{"progress":"ok","evidence":["a"],"confidence":0.9,"adjustment":"continue"}`, "continue · confidence 0.90"},
 		{"x", `not json`, "not json"},
+		{"list_dir", `{}`, ""}, // a new user's trial: "list_dir {}"
 	}
 	for _, c := range cases {
 		if got := KeyArgument(c.tool, c.args); got != c.want {

@@ -69,6 +69,9 @@ func KeyArgument(tool, args string) string {
 	if json.Unmarshal([]byte(args), &m) != nil {
 		return OneLine(args)
 	}
+	if len(m) == 0 { // list_dir with its defaults: "list_dir", not "list_dir {}"
+		return ""
+	}
 	if tool == "reflect" { // its card shows the reflection: the line says only what keel does with it
 		if adj, ok := m["adjustment"].(string); ok {
 			conf, _ := m["confidence"].(float64)
