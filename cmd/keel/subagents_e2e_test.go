@@ -132,6 +132,11 @@ func TestTwoSubagentsRunAtOnceAndRollUp(t *testing.T) {
 	if fmt.Sprint(rows) != "[general call_a completed 1 general call_b completed 1]" {
 		t.Errorf("datalog links = %v", rows)
 	}
+	for _, child := range childSessions(t, home, parent) {
+		if runs := hookRows(t, home, child); fmt.Sprint(runs) != "[SubagentStop 0 ]" {
+			t.Errorf("the child %s's hook_runs = %v, want its SubagentStop run", child, runs)
+		}
+	}
 	show, errOut, code := runKeelHome(t, home, nil, dir, "", "log", "show", parent)
 	if code != 0 || !strings.Contains(show, "subagents:") || !strings.Contains(show, "├─") || !strings.Contains(show, "└─") ||
 		strings.Count(show, "general  completed") != 2 || !strings.Contains(show, "call call_b") {
@@ -269,4 +274,31 @@ func TestANamedAgentFromItsFile(t *testing.T) {
 	if got := strings.Join(child.Tools, ","); got != "read_file,grep,update_plan,reflect,note" && got != "read_file,grep,update_plan,reflect" {
 		t.Errorf("the child's tools = %s, want the agent file's (and its own)", got)
 	}
+}
+
+// childSessions are the ids of parent's subagent sessions.
+func childSessions(t *testing.T, home, parent string) []string {
+	t.Helper()
+	db, err := sql.Open("sqlite", filepath.Join(home, "data", "keel", "keel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(context.Background(), `SELECT id FROM sessions WHERE parent_id = ?`, parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 {
+		t.Fatal("no subagent sessions")
+	}
+	return ids
 }

@@ -143,6 +143,9 @@ func TestNotificationHookRunsWhenKeelAsksInTmux(t *testing.T) {
 	if !tm.exited(10 * time.Second) {
 		t.Fatalf("keel did not quit:\n%s", tm.screen())
 	}
+	if runs := hookRows(t, home, onlySession(t, home)); fmt.Sprint(runs) != "[Notification 0 ]" {
+		t.Errorf("hook_runs = %v, want the Notification run", runs)
+	}
 }
 
 // TestCtrlCCancelsASubagentInTmux: ctrl+c while a subagent runs a command
