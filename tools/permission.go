@@ -55,7 +55,11 @@ type Grant struct {
 	Commands    []string // run_command: program or "program subcommand" prefixes
 	Writes      []string // run_command: files its redirections and output options may write (resolved)
 	Path        string   // a path outside the workspace: reads of it and below, or writes of exactly it
+	Scope       string   // a Scoper's calls reaching this scope (fetch: a host)
 	Description string   // for the dialog, e.g. "run_command: go test …"
+	// Always is the rule "allow always" saves in the user's config
+	// ("fetch:docs.python.org"); "" when the question does not offer it.
+	Always string
 }
 
 // IsZero reports an empty grant (nothing to remember).
@@ -74,6 +78,9 @@ type PolicyOptions struct {
 	// however read-only it looks, unless a rule, a grant or --yolo
 	// allows it.
 	Unconfined string
+	// Persist saves a rule the user chose to allow always in the user's
+	// config (Policy.Persist); nil: "always" lasts for the session.
+	Persist func(rule string) error
 }
 
 // Policy decides whether a tool call runs, asks or is refused. It is safe
@@ -86,6 +93,8 @@ type Policy struct {
 	deny       []rule
 	classes    map[string]Class   // each tool's own Class(): declared once, by the tool
 	reachers   map[string]Reacher // tools whose calls may reach beyond the project
+	scopers    map[string]Scoper  // tools judged by what each call reaches (fetch: a host)
+	persist    func(rule string) error
 	groups     []Group            // tools known only while the session runs (MCP servers')
 
 	mu     sync.Mutex
@@ -95,7 +104,8 @@ type Policy struct {
 // NewPolicy parses the rules; an unknown tool or bad pattern is an error
 // naming the rule.
 func NewPolicy(ws *Workspace, opts PolicyOptions) (*Policy, error) {
-	p := &Policy{ws: ws, yolo: opts.Yolo, unconfined: opts.Unconfined, classes: map[string]Class{}, reachers: map[string]Reacher{}}
+	p := &Policy{ws: ws, yolo: opts.Yolo, unconfined: opts.Unconfined, classes: map[string]Class{},
+		reachers: map[string]Reacher{}, scopers: map[string]Scoper{}, persist: opts.Persist}
 	ts := opts.Tools
 	if ts == nil {
 		ts = New(ws, Options{})
@@ -108,6 +118,9 @@ func NewPolicy(ws *Workspace, opts PolicyOptions) (*Policy, error) {
 		p.classes[t.Name()] = t.Class()
 		if r, ok := t.(Reacher); ok {
 			p.reachers[t.Name()] = r
+		}
+		if sc, ok := t.(Scoper); ok {
+			p.scopers[t.Name()] = sc
 		}
 	}
 	var errs []error
@@ -159,6 +172,9 @@ func (p *Policy) Decide(tool string, args json.RawMessage) Decision {
 	class, ok := p.classOf(tool)
 	if !ok {
 		return Decision{Verdict: Deny, Reason: fmt.Sprintf("unknown tool %q", tool)}
+	}
+	if sc, ok := p.scopers[tool]; ok {
+		return p.decideScoped(tool, sc, args)
 	}
 	if !builtin[tool] {
 		return p.decideOther(tool, class, p.reaches(tool, args)) // its arguments mean nothing else to the policy

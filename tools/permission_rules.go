@@ -38,6 +38,9 @@ func (p *Policy) parseRule(s string) (rule, error) {
 	if pattern == "" {
 		return r, nil
 	}
+	if sc, ok := p.scopers[tool]; ok {
+		return scopedRule(s, tool, pattern, sc)
+	}
 	if tool == NameRunCommand {
 		r.words = strings.Fields(pattern)
 		return r, nil
