@@ -11,6 +11,7 @@ type PermissionRequest struct {
 	Summary     string // the key argument: the full command, or the path
 	Reason      string // why it asks (e.g. "destructive command", "outside the workspace")
 	Grant       string // what "allow for this session" would cover
+	Always      string // the rule "allow always" saves in the user's config ("" when not offered)
 	Destructive bool
 	Agent       string // the subagent asking ("" for the session's own model)
 }
@@ -19,6 +20,7 @@ type PermissionRequest struct {
 type PermissionReply struct {
 	Allow      bool
 	ForSession bool   // remember the grant for the rest of the session
+	Always     bool   // and save its rule in the user's config (PermissionRequest.Always)
 	Reason     string // a denial's reason, sent to the model
 }
 
@@ -41,7 +43,11 @@ func headlessGate(g Gate) bool {
 	return ok
 }
 
-// Ask refuses, saying how to allow the call next time.
+// Ask refuses, saying how to allow the call next time: the rule "always"
+// would save when the question offers one (fetch's domain), else the tool.
 func (DenyGate) Ask(_ context.Context, req PermissionRequest) (PermissionReply, error) {
+	if req.Always != "" {
+		return PermissionReply{Reason: "denied in headless mode: " + req.Reason + "; allow it with --allow " + req.Always + " or a rule in the config"}, nil
+	}
 	return PermissionReply{Reason: "denied in headless mode: allow it with --allow " + req.Tool + " or a [permissions] allow rule"}, nil
 }

@@ -15,6 +15,12 @@ type Permissions interface {
 	Grant(g tools.Grant)
 }
 
+// persister is a Permissions that can save a grant the user allowed
+// always (tools.Policy: the rule goes into the user's config).
+type persister interface {
+	Persist(g tools.Grant) error
+}
+
 // permit asks the policy, and the gate when the policy says ask. A denied
 // call gets a result telling the model why; it reports whether to run.
 func (t *task) permit(ctx context.Context, o *outcome, hook string) bool {
@@ -44,7 +50,7 @@ func (t *task) permit(ctx context.Context, o *outcome, hook string) bool {
 	}
 	reply, err := s.opts.Gate.Ask(ctx, PermissionRequest{
 		CallID: o.call.ID, Tool: o.call.Name, Args: o.call.Arguments, Summary: KeyArgument(o.call.Arguments),
-		Reason: d.Reason, Grant: d.Grant.Description, Destructive: d.Destructive,
+		Reason: d.Reason, Grant: d.Grant.Description, Always: d.Grant.Always, Destructive: d.Destructive,
 	})
 	if err != nil || !reply.Allow {
 		if ctx.Err() != nil {
@@ -55,11 +61,29 @@ func (t *task) permit(ctx context.Context, o *outcome, hook string) bool {
 		return false
 	}
 	o.decision, o.decidedBy, o.writes = "allow", datalog.DecidedByUserOnce, true
-	if reply.ForSession {
-		s.opts.Permissions.Grant(d.Grant)
+	t.remember(reply, d.Grant)
+	if reply.ForSession || reply.Always {
 		o.decidedBy = datalog.DecidedByUserSession + d.Grant.Description
 	}
 	return true
+}
+
+// remember keeps what the user allowed beyond this call: the grant for
+// the session, and its rule in the user's config when allowed always (a
+// rule that cannot be saved is said, and holds for the session).
+func (t *task) remember(reply PermissionReply, g tools.Grant) {
+	s := t.s
+	p, ok := s.opts.Permissions.(persister)
+	switch {
+	case reply.Always && ok && g.Always != "":
+		if err := p.Persist(g); err != nil {
+			s.out.send(Notice{Text: "could not save the rule " + g.Always + ": " + err.Error()})
+		} else {
+			s.out.send(Notice{Text: "saved in your config: " + g.Always})
+		}
+	case reply.ForSession || reply.Always:
+		s.opts.Permissions.Grant(g)
+	}
 }
 
 // deny records a refusal and gives the model the reason.

@@ -40,6 +40,7 @@ type Config struct {
 	Hooks                []Hook              `toml:"-"` // [[hooks.EVENT]] entries, every file's (hooks.go)
 	Subagents            Subagents           `toml:"subagents"`
 	Images               Images              `toml:"images"`
+	Fetch                Fetch               `toml:"fetch"`
 
 	sources     map[string]Source // dotted key -> where its value came from
 	ignored     map[string]Source // dotted key -> where an untrusted project set it
@@ -129,6 +130,20 @@ type Subagents struct {
 	Tools        []string `toml:"tools"`
 }
 
+// Fetch holds the [fetch] settings: the fetch tool's reach and limits.
+type Fetch struct {
+	Enabled bool `toml:"enabled"`
+	// AllowDomains are hosts fetched without asking ("docs.python.org",
+	// "*.python.org"); "always" in the question adds one to the user's file.
+	AllowDomains []string `toml:"allow_domains"`
+	// AllowNetworks are special-use addresses (CIDR prefixes or single
+	// addresses) fetch may connect to anyway: an intranet, a local server.
+	AllowNetworks []string      `toml:"allow_networks"`
+	MaxBytes      int           `toml:"max_bytes"`
+	Timeout       time.Duration `toml:"timeout"`
+	MaxRedirects  int           `toml:"max_redirects"`
+}
+
 // UI holds the [ui] settings.
 type UI struct {
 	Mouse bool   `toml:"mouse"`
@@ -179,6 +194,7 @@ func Defaults() *Config {
 		Images:     Images{Models: defaultImageModels},
 		Subagents: Subagents{MaxParallel: 4, MaxTurns: 30, MaxToolCalls: 100,
 			Tools: []string{"read_file", "list_dir", "glob", "grep"}},
+		Fetch: Fetch{Enabled: true, MaxBytes: 5 << 20, Timeout: 30 * time.Second, MaxRedirects: 5},
 	}
 	c.sources = map[string]Source{}
 	c.ignored = map[string]Source{}

@@ -90,6 +90,13 @@ var fixedFields = []field{
 
 	{"images.models", kindStrings, `models that take image input, as patterns ("gpt-4o*", "llava*"); others get images described in words`, func(c *Config) any { return &c.Images.Models }},
 
+	{"fetch.enabled", kindBool, "offer the fetch tool (web pages as markdown); false leaves it out", func(c *Config) any { return &c.Fetch.Enabled }},
+	{"fetch.allow_domains", kindStrings, `hosts fetched without asking, e.g. "docs.python.org", "*.python.org"; "always" in the question adds one here`, func(c *Config) any { return &c.Fetch.AllowDomains }},
+	{"fetch.allow_networks", kindStrings, `private, loopback or other special-use addresses fetch may reach anyway, e.g. "10.1.0.0/16", "127.0.0.1"`, func(c *Config) any { return &c.Fetch.AllowNetworks }},
+	{"fetch.max_bytes", kindInt, "bytes of a page read at most; the rest is cut", func(c *Config) any { return &c.Fetch.MaxBytes }},
+	{"fetch.timeout", kindDuration, `time a fetch may take, the page's whole body included, e.g. "30s"`, func(c *Config) any { return &c.Fetch.Timeout }},
+	{"fetch.max_redirects", kindInt, "same-host redirects followed (a redirect to another host is reported, not followed)", func(c *Config) any { return &c.Fetch.MaxRedirects }},
+
 	{"ui.mouse", kindBool, "capture the mouse (disables native text selection)", func(c *Config) any { return &c.UI.Mouse }},
 	{"ui.theme", kindString, `"auto", "dark" or "light"`, func(c *Config) any { return &c.UI.Theme }},
 }
@@ -131,7 +138,7 @@ var providerFields = []providerField{
 }
 
 // sections are the known tables other than [providers], in print order.
-var sections = []string{"permissions", "discipline", "plan", "memory", "sandbox", "datalog", "telemetry", "subagents", "images", "ui"}
+var sections = []string{"permissions", "discipline", "plan", "memory", "sandbox", "datalog", "telemetry", "subagents", "images", "fetch", "ui"}
 
 // lookupField returns the field with the given dotted key.
 func lookupField(key string) (field, bool) {

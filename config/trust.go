@@ -10,9 +10,10 @@ import (
 // trustedKeys are the keys outside [providers] that a project file may set
 // only when the user trusts the project: each runs commands without asking,
 // lets them write more or see more secrets, (datalog.path) chooses where
-// keel writes its database, or (telemetry.*) sends what keel does elsewhere.
+// keel writes its database, (telemetry.*) sends what keel does elsewhere,
+// or (fetch.allow_*) lets fetch reach hosts and networks without asking.
 var trustedKeys = []string{"yolo", "permissions.allow", "permissions.env_passthrough", "sandbox.mode", "sandbox.writable", "sandbox.readable", "datalog.path",
-	"telemetry.enabled", "telemetry.endpoint", "telemetry.log_content"}
+	"telemetry.enabled", "telemetry.endpoint", "telemetry.log_content", "fetch.allow_domains", "fetch.allow_networks"}
 
 // trustedProviderKeys are the keys of a [providers.NAME] table that need
 // trust: each decides where the API key goes, or which key is sent.

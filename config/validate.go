@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"math"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -23,6 +24,7 @@ func validate(c *Config) error {
 		add(checkField(c, f))
 	}
 	add(checkWritable(c))
+	add(checkFetch(c))
 	if _, ok := c.Providers[c.DefaultProvider]; !ok {
 		add(errorAt(c.Source("default_provider"), "default_provider",
 			"default_provider %q is not a configured provider; use one of %s or add a [providers.%s] table",
@@ -143,4 +145,30 @@ func (c *Config) providerList() string {
 		quoted[i] = `"` + n + `"`
 	}
 	return strings.Join(quoted, ", ")
+}
+
+// checkFetch requires fetch.allow_networks entries to be addresses or CIDR
+// prefixes and fetch.allow_domains entries to be host names (or *.domain).
+func checkFetch(c *Config) *Error {
+	for _, n := range c.Fetch.AllowNetworks {
+		n = strings.TrimSpace(n)
+		if _, err := netip.ParsePrefix(n); err == nil {
+			continue
+		}
+		if _, err := netip.ParseAddr(n); err != nil {
+			return errorAt(c.Source("fetch.allow_networks"), "fetch.allow_networks",
+				`fetch.allow_networks must list addresses or CIDR prefixes such as "10.1.0.0/16", not %q`, short(n))
+		}
+	}
+	for _, d := range c.Fetch.AllowDomains {
+		h := strings.TrimPrefix(strings.TrimSpace(d), "*.")
+		if _, err := netip.ParseAddr(strings.Trim(h, "[]")); err == nil {
+			continue
+		}
+		if h == "" || strings.ContainsAny(h, "*/:@[] \t") {
+			return errorAt(c.Source("fetch.allow_domains"), "fetch.allow_domains",
+				`fetch.allow_domains must list host names such as "docs.python.org" or "*.python.org", not %q`, short(d))
+		}
+	}
+	return nil
 }

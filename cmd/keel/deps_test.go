@@ -74,6 +74,7 @@ var importRules = append([]importRule{
 	{pkg: module + "/cmd/keel/headless", forbidden: append([]string{module + "/ui", module + "/agent/llmtest", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/agent/recall", forbidden: append([]string{module + "/ui", module + "/cmd", module + "/config", cobraPkg}, charmPrefixes...), exact: []string{module + "/agent"}},
 	{pkg: module + "/tools/mcp", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config", module + "/cmd", cobraPkg}, charmPrefixes...)},
+	{pkg: module + "/tools/fetch", forbidden: append([]string{module + "/agent", module + "/ui", module + "/config", module + "/cmd", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/agent/telemetry", forbidden: append([]string{module + "/ui", module + "/cmd", module + "/config", module + "/tools/mcp", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/cmd/keel/acp", forbidden: append([]string{module + "/ui", module + "/config", module + "/agent/llmtest", cobraPkg}, charmPrefixes...)},
 	{pkg: module + "/agent/hooks", forbidden: []string{module + "/", cobraPkg}, onlyStd: true},

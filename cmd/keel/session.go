@@ -8,6 +8,7 @@ import (
 	"github.com/keel-dev/keel/tools/sandbox"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/keel-dev/keel/agent"
@@ -108,8 +109,12 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	}
 	recallTool := addRecallTool(&toolset, cfg, ws.Root())
 	mcpTools := addMCPTools(&toolset, cfg, ws.Root(), a.mcpNotifier(setup))
+	if err := addFetchTool(&toolset, cfg); err != nil {
+		return nil, usageError(err)
+	}
 	popts := a.policyOptions(cfg, setup)
-	popts.Tools, popts.Unconfined = toolset, unconfined(cfg, runner)
+	popts.Tools, popts.Unconfined, popts.Persist = toolset, unconfined(cfg, runner), persistRule()
+	popts.Allow = append(slices.Clip(popts.Allow), fetchRules(cfg)...)
 	policy, err := tools.NewPolicy(ws, popts)
 	if err != nil {
 		return nil, usageError(err)

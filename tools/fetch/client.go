@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"syscall"
 	"time"
 )
@@ -59,9 +60,13 @@ func checkRedirect(ns Networks, maxRedirects int) func(*http.Request, []*http.Re
 	}
 }
 
-// dialErr finds the dialer's refusal in a request's error, so the model
-// reads the refusal rather than a wrapped network error.
+// dialErr finds the refusal (the dialer's, a redirect's) in a request's
+// error, so the model reads it rather than a wrapped network error.
 func dialErr(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" && op.Err != nil {
 		return op.Err

@@ -96,9 +96,10 @@ func toMarkdown(doc []byte, pageURL *url.URL, full bool) (page, error) {
 }
 
 // markdownConverter is html-to-markdown with tables and strikethrough on
-// top of CommonMark.
+// top of CommonMark. Text is not escaped: a model reads it, and
+// "ghp\_…" would hide a token's shape from the datalog's redaction.
 func markdownConverter() *converter.Converter {
-	return converter.NewConverter(converter.WithPlugins(
+	return converter.NewConverter(converter.WithEscapeMode(converter.EscapeModeDisabled), converter.WithPlugins(
 		base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin(), strikethrough.NewStrikethroughPlugin(),
 	))
 }
