@@ -60,7 +60,7 @@ func withFetchLine(doc []byte, line string) ([]byte, error) {
 		case unstable.Table, unstable.ArrayTable:
 			table = keyParts(expr.Key())
 			if expr.Kind == unstable.Table && slices.Equal(table, []string{"fetch"}) {
-				insertAt = lineEnd(doc, int(p.Shape(expr.Raw).End.Offset))
+				insertAt = lineEnd(doc, keyEnd(expr.Key())) // the header's own Raw is not set
 			}
 		case unstable.KeyValue:
 			full := append(slices.Clone(table), keyParts(expr.Key())...)
@@ -106,6 +106,16 @@ func keyParts(it unstable.Iterator) []string {
 		parts = append(parts, string(it.Node().Data))
 	}
 	return parts
+}
+
+// keyEnd is the offset just after a key's last part in the document.
+func keyEnd(it unstable.Iterator) int {
+	end := 0
+	for it.Next() {
+		r := it.Node().Raw
+		end = int(r.Offset + r.Length)
+	}
+	return end
 }
 
 // lineEnd is the offset just after the newline that ends the line holding

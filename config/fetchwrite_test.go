@@ -21,6 +21,10 @@ func TestAllowFetchDomain(t *testing.T) {
 		{"a dotted key at the top", "fetch.allow_domains = [\"a.test\"]\nmodel = \"m\"\n",
 			"fetch.allow_domains = [\"a.test\", \"go.dev\"]\nmodel = \"m\"\n"},
 		{"already listed", "[fetch]\nallow_domains = [\"go.dev\"] # same\n", "[fetch]\nallow_domains = [\"go.dev\"] # same\n"},
+		{"a [fetch] table after others", "# mine\nmodel = \"m\"\n\n[ui] # look\ntheme = \"dark\"\n\n[fetch]   # web\nallow_networks = [\"10.0.0.0/8\"]\n",
+			"# mine\nmodel = \"m\"\n\n[ui] # look\ntheme = \"dark\"\n\n[fetch]   # web\nallow_domains = [\"go.dev\"]\nallow_networks = [\"10.0.0.0/8\"]\n"},
+		{"the key in a later [fetch] table", "model = \"m\"\n[ui]\ntheme = \"dark\"\n[fetch]\ntimeout = \"5s\"\n  allow_domains = [] # none yet\n[datalog]\npath = \"/x.db\"\n",
+			"model = \"m\"\n[ui]\ntheme = \"dark\"\n[fetch]\ntimeout = \"5s\"\n  allow_domains = [\"go.dev\"] # none yet\n[datalog]\npath = \"/x.db\"\n"},
 		{"[fetch] last, no newline", "[fetch]", "[fetch]\nallow_domains = [\"go.dev\"]\n"},
 	}
 	for _, c := range cases {

@@ -95,7 +95,7 @@ type Policy struct {
 	reachers   map[string]Reacher // tools whose calls may reach beyond the project
 	scopers    map[string]Scoper  // tools judged by what each call reaches (fetch: a host)
 	persist    func(rule string) error
-	groups     []Group            // tools known only while the session runs (MCP servers')
+	groups     []Group // tools known only while the session runs (MCP servers')
 
 	mu     sync.Mutex
 	grants []Grant

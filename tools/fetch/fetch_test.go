@@ -121,8 +121,8 @@ func TestFetchRefusesLoopbackByDefault(t *testing.T) {
 	defer srv.Close()
 	port := srv.URL[strings.LastIndex(srv.URL, ":"):]
 	cases := []struct{ url, want string }{
-		{srv.URL, "loopback"},                    // a literal: refused before any request
-		{"http://localhost" + port, "loopback"},  // a name: refused on the address it resolved to, at connect time
+		{srv.URL, "loopback"},                   // a literal: refused before any request
+		{"http://localhost" + port, "loopback"}, // a name: refused on the address it resolved to, at connect time
 		{"http://[::ffff:127.0.0.1]" + port, "loopback"},
 	}
 	for _, c := range cases {

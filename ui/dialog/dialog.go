@@ -121,6 +121,8 @@ func (d *Model) permKey(r *Request, msg tea.KeyPressMsg) (string, tea.Cmd) {
 		return d.reply(r, answer{perm: permReply(true, false, "")}, "allowed "+r.perm.Tool+" once"), nil
 	case key.Matches(msg, k.AllowSession):
 		return d.reply(r, answer{perm: permReply(true, true, "")}, "allowed for this session: "+r.perm.Grant), nil
+	case key.Matches(msg, k.AllowAlways) && r.perm.Always != "":
+		return d.reply(r, answer{perm: agent.PermissionReply{Allow: true, ForSession: true, Always: true}}, "allowed always: "+r.perm.Always), nil
 	case key.Matches(msg, k.Deny):
 		return "", d.startTyping("reason for the model (optional), Enter denies")
 	case key.Matches(msg, k.DenyNow):
@@ -241,6 +243,9 @@ func (d *Model) permLines(st theme.Styles, r *Request, width, height int) []stri
 	}
 	lines = append(lines, common.Wrap(st.Bold, body, width)...)
 	keys := []key.Binding{d.keys.Allow, d.keys.AllowSession, d.keys.Deny}
+	if p.Always != "" {
+		keys = []key.Binding{d.keys.Allow, d.keys.AllowSession, d.keys.AllowAlways, d.keys.Deny}
+	}
 	if prev := editPreview(p.Tool, p.Args); prev != "" {
 		diff := common.WrappedDiff(st, prev, width)            // long lines wrap: nothing of the change is cut
 		room := min(max(height-len(lines)-9, 3), previewLines) // the borders, the keys, the grant, "… more"
@@ -256,6 +261,9 @@ func (d *Model) permLines(st theme.Styles, r *Request, width, height int) []stri
 	lines = append(lines, "", d.hints(st, width, keys...))
 	if p.Grant != "" {
 		lines = append(lines, common.Wrap(st.Dim, "s covers: "+p.Grant, width)...)
+	}
+	if p.Always != "" {
+		lines = append(lines, common.Wrap(st.Dim, "A saves in your config: "+p.Always, width)...)
 	}
 	return lines
 }

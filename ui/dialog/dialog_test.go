@@ -100,3 +100,42 @@ func TestTypeAheadGuard(t *testing.T) {
 		t.Fatal("after the guard keys answer")
 	}
 }
+
+// TestAllowAlways: a question that offers "always" (fetch's domain) shows
+// the A key and what it saves, and A answers allow-always; a question
+// that does not offer it ignores A.
+func TestAllowAlways(t *testing.T) {
+	b := NewBridge()
+	d := New(keys.Default())
+	st := theme.New(true, false)
+	got := make(chan agent.PermissionReply, 1)
+	go func() {
+		rep, _ := b.Ask(context.Background(), agent.PermissionRequest{Tool: "fetch", Summary: "https://go.dev/doc",
+			Reason: "fetch reaches go.dev, not allowed yet", Grant: "fetch: go.dev for this session", Always: "fetch:go.dev"})
+		got <- rep
+	}()
+	d.Push(<-b.Requests(), time.Time{}, time.Time{})
+	v := ansi.Strip(d.View(st, 100, 30))
+	for _, want := range []string{"fetch reaches go.dev", "A allow always", "A saves in your config: fetch:go.dev", "s covers: fetch: go.dev for this session"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the question lacks %q:\n%s", want, v)
+		}
+	}
+	if line, _ := d.Key(tea.KeyPressMsg{Code: 'a', ShiftedCode: 'A', Mod: tea.ModShift, Text: "A"}); line != "allowed always: fetch:go.dev" {
+		t.Fatalf("line %q", line)
+	}
+	if rep := <-got; !rep.Allow || !rep.Always || !rep.ForSession {
+		t.Fatalf("reply %+v, want allow always", rep)
+	}
+
+	r, done := ask(t, context.Background(), b, agent.PermissionRequest{Tool: "write_file", Summary: "a.txt"})
+	d.Push(r, time.Time{}, time.Time{})
+	if v := ansi.Strip(d.View(st, 100, 30)); strings.Contains(v, "allow always") {
+		t.Fatalf("a question without always offers it:\n%s", v)
+	}
+	if line, _ := d.Key(tea.KeyPressMsg{Code: 'a', ShiftedCode: 'A', Mod: tea.ModShift, Text: "A"}); line != "" || !d.Active() {
+		t.Fatalf("A answered a question that does not offer always: %q", line)
+	}
+	d.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
+	<-done
+}

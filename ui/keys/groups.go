@@ -50,6 +50,7 @@ func (k EditKeys) bindings() []key.Binding {
 type DialogKeys struct {
 	Allow        key.Binding
 	AllowSession key.Binding
+	AllowAlways  key.Binding // a question that offers it (fetch's domain): saved in the user's config
 	Deny         key.Binding
 	DenyNow      key.Binding
 	Continue     key.Binding
@@ -73,6 +74,7 @@ func defaultDialogKeys() DialogKeys {
 	return DialogKeys{
 		Allow:        bind("a", "allow once", "a", "y"),
 		AllowSession: bind("s", "allow for this session", "s"),
+		AllowAlways:  bind("A", "allow always (saved in your config)", "A"),
 		Deny:         bind("d", "deny (with a reason)", "d", "n"),
 		DenyNow:      bind("esc", "deny", "esc"),
 		Continue:     bind("c", "continue", "c", "enter"),
@@ -93,7 +95,7 @@ func defaultDialogKeys() DialogKeys {
 }
 
 func (k DialogKeys) perm() []key.Binding {
-	return []key.Binding{k.Allow, k.AllowSession, k.Deny, k.DenyNow, k.ViewDiff}
+	return []key.Binding{k.Allow, k.AllowSession, k.AllowAlways, k.Deny, k.DenyNow, k.ViewDiff}
 }
 func (k DialogKeys) pager() []key.Binding {
 	return []key.Binding{k.PagerUp, k.PagerDown, k.PagerPgUp, k.PagerPgDown, k.PagerBack}
