@@ -31,6 +31,7 @@ func scopeModel(t *testing.T, w, h int, resumed *string) *Model {
 		{ID: live, ProjectRoot: "/p/keel-web", Provider: "openai", Model: "gpt-test", Started: at.Add(2 * time.Hour), FirstPrompt: "the task running now"},
 		{ID: "69a42a400000bbbb", ProjectRoot: "/p/keel-web", Provider: "openai", Model: "gpt-4.1", Started: at, FirstPrompt: "fix the web build"},
 		{ID: "69a438500000cccc", ProjectRoot: "/p/acme-billing-other-app", Provider: "openai", Model: "gpt-4.1", Started: at.Add(time.Hour), FirstPrompt: "speed up the importer"},
+		{ID: "69a41c300000dddd", ProjectRoot: "/q/keel-web", Provider: "openai", Model: "gpt-4.1", Started: at.Add(-time.Hour), FirstPrompt: "another checkout"},
 	} {
 		if _, err := db.StartSession(ctx, s); err != nil {
 			t.Fatal(err)
@@ -68,8 +69,8 @@ func run(m *Model, cmd tea.Cmd) {
 
 // The browser lists this project's sessions, the running one marked live;
 // tab lists every project's with their names (a long one keeps its end,
-// which tells it apart); resuming another project's session asks first
-// (issue 32).
+// two of the same name show their parent); resuming another project's
+// session asks first, its keys shown whole at 80 columns (issue 32).
 func TestBrowserByProject(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
@@ -85,7 +86,7 @@ func TestBrowserByProject(t *testing.T) {
 			_, cmd := m.Update(press("tab"))
 			run(m, cmd)
 			if got := plain(m); !strings.Contains(got, "Sessions of every project") || !strings.Contains(got, "other-app") ||
-				!strings.Contains(got, "fix the web") {
+				!strings.Contains(got, "fix the web") || !strings.Contains(got, "p/keel-web") || !strings.Contains(got, "q/keel-web") {
 				t.Fatalf("tab should list every project's sessions with their project and prompt:\n%s", got)
 			}
 			golden(t, m, fmt.Sprintf("browser_all_%dx%d", sz[0], sz[1]))
@@ -94,7 +95,8 @@ func TestBrowserByProject(t *testing.T) {
 				t.Fatalf("resuming the running session should say it is open:\n%s", got)
 			}
 			send(m, press("down"), press("ctrl+r")) // other-app's
-			if got := plain(m); !strings.Contains(got, "Resume here?") || !strings.Contains(got, "/p/acme-billing-other-app") || resumed != "" {
+			if got := plain(m); !strings.Contains(got, "Resume here?") || !strings.Contains(got, "/p/acme-billing-other-app") ||
+				!strings.Contains(got, "enter resumes it") || !strings.Contains(got, "goes back") || resumed != "" {
 				t.Fatalf("resuming another project's session should ask first:\n%s", got)
 			}
 			send(m, press("n"))

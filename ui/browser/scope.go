@@ -90,3 +90,26 @@ func projectName(root string) string {
 	}
 	return common.OneLine(filepath.Base(root))
 }
+
+// projectLabels names each project of sessions as the list shows it: its
+// last path element, or its last two where another project's ends alike
+// (two checkouts of my-app: trial80/my-app, trial120/my-app).
+func projectLabels(sessions []datalog.Session) map[string]string {
+	roots := map[string]map[string]bool{} // name → the roots of that name
+	for _, s := range sessions {
+		name := projectName(s.ProjectRoot)
+		if roots[name] == nil {
+			roots[name] = map[string]bool{}
+		}
+		roots[name][s.ProjectRoot] = true
+	}
+	labels := make(map[string]string, len(sessions))
+	for _, s := range sessions {
+		label := projectName(s.ProjectRoot)
+		if len(roots[label]) > 1 {
+			label = common.OneLine(filepath.Join(filepath.Base(filepath.Dir(s.ProjectRoot)), filepath.Base(s.ProjectRoot)))
+		}
+		labels[s.ProjectRoot] = label
+	}
+	return labels
+}

@@ -45,15 +45,29 @@ func (b *Model) View(st theme.Styles, width, height int) string {
 	for len(lines) < height-1 {
 		lines = append(lines, "")
 	}
-	last := st.Dim.Render(ansi.Truncate(help, width, "…"))
+	foot := []string{st.Dim.Render(ansi.Truncate(help, width, "…"))}
 	switch {
 	case b.confirm != "":
-		last = st.Warn.Render(ansi.Truncate("Resume here? "+b.confirmText(), width, "…"))
+		foot = footLines(st.Warn, "Resume here? "+b.confirmText(), width, 3)
 	case b.note != "":
-		last = st.Warn.Render(ansi.Truncate(b.note, width, "…"))
+		foot = footLines(st.Warn, b.note, width, 2)
 	}
-	lines = append(lines[:height-1], last)
+	lines = append(lines[:max(height-len(foot), 1)], foot...)
 	return strings.Join(lines, "\n")
+}
+
+// footLines wraps a question or note over at most n lines: at 80 columns
+// the resume question's keys came after the cut.
+func footLines(s common.Styler, text string, width, n int) []string {
+	lines := strings.Split(common.WrapText(text, width), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+		lines[n-1] = ansi.Truncate(lines[n-1]+" …", width, "…")
+	}
+	for i, l := range lines {
+		lines[i] = s.Render(l)
+	}
+	return lines
 }
 
 // wideList is the width from which the session list has a model column.
@@ -74,11 +88,15 @@ func (b *Model) sessionLines(st theme.Styles, width, height int) []string {
 		b.listTop = b.cursor - height + 1
 	}
 	var out []string
+	var labels map[string]string
+	if b.all {
+		labels = projectLabels(fs)
+	}
 	for i := b.listTop; i < len(fs) && len(out) < height; i++ {
 		s := fs[i]
 		project := ""
 		if b.all {
-			project = fmt.Sprintf("%-16s ", keepEnd(projectName(s.ProjectRoot), 16))
+			project = fmt.Sprintf("%-16s ", keepEnd(labels[s.ProjectRoot], 16))
 		}
 		model := ""
 		if width >= wideList { // narrower, the prompt needs the room more (the round view names the model)
