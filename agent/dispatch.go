@@ -36,6 +36,9 @@ type outcome struct {
 	progress   *progressLog // what a progressive tool reported
 }
 
+// skipOverBudget answers the calls of a round past max_tool_calls.
+const skipOverBudget = "the task reached max_tool_calls before this call: it was not run"
+
 // runTools runs a round's calls: consecutive read-only calls in parallel,
 // the rest in order. Every call gets a result in the history, in call
 // order, even when cancelled. A response the provider's content filter
@@ -50,7 +53,7 @@ func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason 
 		case finishReason == "content_filter":
 			outs[i].skip = "the provider's content filter cut this response, so this call may be incomplete"
 		case t.s.opts.Limits.MaxToolCalls > 0 && i >= budget:
-			outs[i].skip = "the task reached max_tool_calls before this call"
+			outs[i].skip = skipOverBudget
 		}
 	}
 	for i := 0; i < len(calls); {
@@ -78,15 +81,30 @@ func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason 
 	kids := t.s.takeChildTotals() // subagents' tokens count against the task's budget; their denials are the task's
 	t.limits.usage = t.limits.usage.Add(kids.usage)
 	t.Denials = append(t.Denials, kids.denials...)
-	t.limits.toolCalls += len(calls)
+	made := len(calls) - t.countSkipped(outs)
+	t.limits.toolCalls += made
 	t.limits.reflectCalls += countCalls(calls, ReflectToolName)
 	t.s.mu.Lock()
-	t.s.toolTotal += len(calls)
+	t.s.toolTotal += made
 	t.s.mu.Unlock()
 	if kids.usage != (llm.Usage{}) {
 		t.reportChildUsage()
 	}
 	return outs
+}
+
+// countSkipped counts the calls of a round max_tool_calls left unrun, adds
+// them to the task's, and returns them: they are not tool calls made, and
+// the stop message says how many there were.
+func (t *task) countSkipped(outs []outcome) int {
+	n := 0
+	for _, o := range outs {
+		if o.skip == skipOverBudget {
+			n++
+		}
+	}
+	t.limits.skipped += n
+	return n
 }
 
 // runBatch runs calls concurrently when there are several (they are all

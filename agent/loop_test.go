@@ -231,6 +231,13 @@ func TestMaxToolCallsHoldsWithinOneRound(t *testing.T) {
 	if ran := s.opts.Tools[0].(*fakeTool).calls.Load(); ran != 2 {
 		t.Errorf("%d calls ran, want 2", ran)
 	}
+	// Issue 26: the message said "4 tool calls made" when 2 ran.
+	if want := "stopped at max_tool_calls (2): 2 tool calls made, 2 more the model asked for in the last round skipped, not run; no plan recorded"; st.Message != want {
+		t.Errorf("message %q,\nwant %q", st.Message, want)
+	}
+	if st.Summary.ToolCalls != 2 {
+		t.Errorf("summary counts %d tool calls, want the 2 made", st.Summary.ToolCalls)
+	}
 	hist := s.History()
 	last := hist[len(hist)-1]
 	if last.Role != "tool" || last.ToolCallID != "d" || !strings.Contains(last.Content, "max_tool_calls") {

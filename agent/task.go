@@ -43,7 +43,8 @@ type task struct {
 // taskLimits are the figures the task's limits are checked against.
 type taskLimits struct {
 	rounds       int
-	toolCalls    int
+	toolCalls    int // calls made: run, refused or answered without running, but not skipped by max_tool_calls
+	skipped      int // calls of the model's that max_tool_calls left unrun
 	reflectCalls int // of toolCalls, the reflect calls (workCalls leaves them out)
 	usage        llm.Usage
 	apiTime      time.Duration // waiting on the model, retries included
@@ -265,11 +266,19 @@ func (t *task) checkLimits() *stop {
 	case l.MaxTurns > 0 && t.limits.rounds >= l.MaxTurns:
 		return &stop{reason: StopMaxTurns, message: fmt.Sprintf("stopped after %s (max_turns); %s", count(t.limits.rounds, "LLM round"), t.whereItStands())}
 	case l.MaxToolCalls > 0 && t.limits.toolCalls >= l.MaxToolCalls:
-		return &stop{reason: StopMaxToolCalls, message: fmt.Sprintf("stopped after %s (max_tool_calls); %s", count(t.limits.toolCalls, "tool call"), t.whereItStands())}
+		return &stop{reason: StopMaxToolCalls, message: fmt.Sprintf("stopped at max_tool_calls (%d): %s made%s; %s", l.MaxToolCalls, count(t.limits.toolCalls, "tool call"), t.skippedNote(), t.planStands())}
 	case l.TokenBudget > 0 && t.limits.usage.PromptTokens+t.limits.usage.CompletionTokens >= l.TokenBudget:
 		return &stop{reason: StopTokenBudget, message: fmt.Sprintf("stopped after %d tokens (token_budget %d); %s", t.limits.usage.PromptTokens+t.limits.usage.CompletionTokens, l.TokenBudget, t.whereItStands())}
 	}
 	return nil
+}
+
+// skippedNote says how many calls max_tool_calls left unrun, if any.
+func (t *task) skippedNote() string {
+	if t.limits.skipped == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d more the model asked for in the last round skipped, not run", t.limits.skipped)
 }
 
 // whereItStands summarises progress for a limit's stop message.
@@ -277,6 +286,15 @@ func (t *task) whereItStands() string {
 	p := t.s.Plan()
 	if p == nil || len(p.Steps) == 0 {
 		return fmt.Sprintf("%s made, no plan recorded", count(t.limits.toolCalls, "tool call"))
+	}
+	return t.planStands()
+}
+
+// planStands is the plan's progress, or that there is none.
+func (t *task) planStands() string {
+	p := t.s.Plan()
+	if p == nil || len(p.Steps) == 0 {
+		return "no plan recorded"
 	}
 	c := p.Counts()
 	return fmt.Sprintf("plan %q: %d of %s completed", p.Goal, c[StepCompleted], count(len(p.Steps), "step"))

@@ -94,8 +94,12 @@ func Open(path string, opts Options) (*DB, error) {
 // never creates them with the process umask.
 func prepareFile(path string, readOnly bool) error {
 	if readOnly {
-		if _, err := os.Stat(path); err != nil {
+		_, err := os.Stat(path)
+		if errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("no datalog yet (%w); run keel once to create it", err)
+		}
+		if err != nil {
+			return fmt.Errorf("%w; %s", err, accessHint(path))
 		}
 		return nil
 	}
@@ -163,7 +167,7 @@ func (db *DB) tryOpenVersioned() (*writer, int, error) {
 	v, err := schemaVersion(context.Background(), w.db)
 	if err != nil {
 		w.db.Close()
-		return nil, 0, fmt.Errorf("open datalog %s: %w; it may not be a keel database", db.path, err)
+		return nil, 0, openProblem(db.path, err)
 	}
 	return w, v, nil
 }
@@ -178,7 +182,10 @@ func (db *DB) checkVersion(migs []migration) error {
 	defer tmp.Close()
 	v, err := schemaVersion(context.Background(), tmp)
 	if err != nil {
-		return fmt.Errorf("open datalog %s: %w; it may not be a keel database", db.path, err)
+		return openProblem(db.path, err)
+	}
+	if v == 0 {
+		return fmt.Errorf("datalog %s: %w", db.path, ErrNotSetUp)
 	}
 	db.version = v
 	if v < len(migs) {

@@ -159,3 +159,26 @@ func TestFaultLyingUsage(t *testing.T) {
 		t.Errorf("no compaction in %d requests for a history past the window", len(srv.Requests()))
 	}
 }
+
+// A round of 200 calls under --max-tool-calls 10 stops saying how many
+// ran and how many were skipped (issue 26: "1000 tool calls made", 10 ran).
+func TestLimitStopCountsSkippedCalls(t *testing.T) {
+	t.Parallel()
+	calls := make([]llmtest.Call, 200)
+	for i := range calls {
+		calls[i] = llmtest.Call{Name: "list_dir", Args: `{"path":"."}`}
+	}
+	srv := llmtest.Start(t, llmtest.Rounds(llmtest.ToolRound(calls...), llmtest.TextRound("never asked")))
+	home := homeConfig(t, "[discipline]\nrepeat_halt = 0\nreread_halt = 0\n") // the same call 200 times is a loop too
+	out, stderr, code := runKeelHome(t, home, srv, project(t), "", "-p", "look around", "--max-tool-calls", "10", "--output-format", "json")
+	if code == 0 {
+		t.Fatalf("exit 0 past max_tool_calls; stderr:\n%s", stderr)
+	}
+	want := "stopped at max_tool_calls (10): 10 tool calls made, 190 more the model asked for in the last round skipped, not run"
+	if !strings.Contains(out+stderr, want) {
+		t.Errorf("output lacks %q:\nstdout %s\nstderr %s", want, out, stderr)
+	}
+	if !strings.Contains(out, `"tool_calls":10`) {
+		t.Errorf("the result counts other than the 10 calls made: %s", out)
+	}
+}

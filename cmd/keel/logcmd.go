@@ -57,7 +57,7 @@ func (a *app) openDatalogAt(cmd *cobra.Command, readOnly bool) (*datalog.DB, err
 	if _, err := os.Stat(path); readOnly && errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("there is no datalog at %s yet: run a task first", path)
 	}
-	return datalog.Open(path, datalog.Options{ReadOnly: readOnly, Environ: os.Environ()})
+	return openDatalogPath(path, readOnly)
 }
 
 // undoCommand is `keel undo`: restore the files the last task changed.
