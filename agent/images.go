@@ -95,3 +95,14 @@ func imageCount(n int) string {
 	}
 	return fmt.Sprintf("%d images", n)
 }
+
+// ImagesRefused is the error a prompt with images would get from
+// SubmitImages now (nil when the current model accepts images): the TUI
+// says it before taking the prompt out of the box.
+func (s *Session) ImagesRefused() error {
+	if s.AcceptsImages() {
+		return nil
+	}
+	_, model, _ := s.live.current()
+	return &NoImagesError{Model: model}
+}

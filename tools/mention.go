@@ -87,3 +87,45 @@ func trimPartialRune(b []byte) []byte {
 	}
 	return b
 }
+
+// ReadImage reads the image file rel (a path relative to the root) for
+// an @mention, refused as ReadMention refuses, and when it is not a PNG,
+// JPEG, GIF or WebP image of at most MaxImageBytes.
+func (w *Workspace) ReadImage(rel string) (Image, error) {
+	abs, err := w.Resolve(rel)
+	switch {
+	case err != nil:
+		return Image{}, fmt.Errorf("%s cannot be read: %w", rel, err)
+	case !w.Inside(abs) || InGitDir(abs):
+		return Image{}, fmt.Errorf("%s is outside the workspace", rel)
+	}
+	return ReadImageFile(abs, rel)
+}
+
+// ReadImageFile reads the image at abs, named name in errors: a pasted
+// path, which the user chose, may be anywhere.
+func ReadImageFile(abs, name string) (Image, error) {
+	f, err := openChecked(abs)
+	if err != nil {
+		return Image{}, fmt.Errorf("%s cannot be read: %w", name, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return Image{}, fmt.Errorf("%s cannot be read: %w", name, err)
+	case !fi.Mode().IsRegular():
+		return Image{}, fmt.Errorf("%s is not a regular file", name)
+	case fi.Size() > MaxImageBytes:
+		return Image{}, fmt.Errorf("%s is %s, more than the %s a model takes", name, humanSize(fi.Size()), humanSize(MaxImageBytes))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxImageBytes+1))
+	if err != nil {
+		return Image{}, fmt.Errorf("%s cannot be read: %w", name, err)
+	}
+	im, err := NewImage(data, name)
+	if err != nil {
+		return Image{}, fmt.Errorf("%s is %w", name, err)
+	}
+	return im, nil
+}

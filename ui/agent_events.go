@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent"
+	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/ui/common"
 	"github.com/keel-dev/keel/ui/dialog"
 )
@@ -243,12 +244,12 @@ func (m *Model) spin(msg spinMsg) tea.Cmd {
 func (m *Model) busy() bool { return m.running || m.status.Working() || m.shell.Active() }
 
 // submit sends a prompt in a command; an error comes back as a message.
-func (m *Model) submit(prompt string) tea.Cmd {
+func (m *Model) submit(prompt string, images []tools.Image) tea.Cmd {
 	s, ctx := m.session, m.ctx
 	m.running = true
 	m.plan.NewTask()
 	return tea.Batch(func() tea.Msg {
-		if err := s.Submit(ctx, prompt); err != nil {
+		if err := s.SubmitImages(ctx, prompt, images); err != nil {
 			return submitErrMsg{err: err}
 		}
 		return nil
@@ -260,5 +261,5 @@ func (m *Model) submitQueued() tea.Cmd {
 	q := m.queue[0]
 	m.queue = m.queue[1:]
 	m.tr.Unqueue(q.entry)
-	return m.submit(q.prompt)
+	return m.submit(q.prompt, q.images)
 }

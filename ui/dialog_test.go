@@ -207,7 +207,7 @@ func TestWindowTitleFollowsTheState(t *testing.T) {
 	if got := title(); got != TitleReady {
 		t.Fatalf("at start: %q", got)
 	}
-	m.submit("do it") // its command is not run: the session never starts
+	m.submit("do it", nil) // its command is not run: the session never starts
 	if got := title(); got != TitleWorking {
 		t.Errorf("with a task running: %q", got)
 	}

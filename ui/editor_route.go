@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/ui/attach"
 	"github.com/keel-dev/keel/ui/common"
 	"github.com/keel-dev/keel/ui/customcmd"
@@ -24,6 +25,7 @@ func (m *Model) edit(msg tea.Msg) tea.Cmd { return m.input.Update(msg) }
 type queued struct {
 	entry  *transcript.Entry
 	prompt string
+	images []tools.Image
 }
 
 // sendPrompt shows a prompt and sends it, or queues it while a task runs.
@@ -33,11 +35,12 @@ func (m *Model) sendPrompt(shown, prompt string, files []attach.File) tea.Cmd {
 	outs := m.shell.Take()
 	full := attach.Compose(prompt, files, outs)
 	e := m.tr.AddPrompt(shown, files, outs, m.running)
+	images := attach.Images(files)
 	if m.running {
-		m.queue = append(m.queue, queued{entry: e, prompt: full})
+		m.queue = append(m.queue, queued{entry: e, prompt: full, images: images})
 		return nil
 	}
-	return m.submit(full)
+	return m.submit(full, images)
 }
 
 // startShell runs a !command as the user's own (no permission question):

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/ui/attach"
 	"github.com/keel-dev/keel/ui/editor"
 )
 
@@ -117,6 +118,8 @@ func (m *Model) screenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.tr.SelectNext(1)
 	case key.Matches(msg, k.Expand):
 		m.tr.ToggleSelected()
+	case key.Matches(msg, k.PasteImage):
+		return m.input.PasteImage(), true
 	case key.Matches(msg, k.Complete):
 		m.tabComplete()
 	default:
@@ -196,6 +199,10 @@ func (m *Model) sendInput() tea.Cmd {
 		return nil
 	}
 	files, loading := m.input.Attachments()
+	if err := m.session.ImagesRefused(); err != nil && len(attach.Images(files)) > 0 { // said now: the prompt stays in the box
+		m.errorCard(err.Error())
+		return nil
+	}
 	if len(loading) > 0 { // sent once they are read (mentionRead)
 		m.input.SendWhenRead()
 		m.status.SetHint("reading " + strings.Join(loading, ", ") + "… the prompt goes when it is read")

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/ui/common"
 )
 
@@ -20,16 +21,40 @@ type File struct {
 	Path string
 	Text string
 	Size int64
+	// Image is set for an image file (an @mention of a PNG, a pasted
+	// path, the clipboard): it goes as image input, not as text.
+	Image *tools.Image
+	// Label is the chip of an image that is no @mention (pasted): [image W×H].
+	Label string
 }
 
 // Chip is how the mention shows in the input and the transcript.
-func (f File) Chip() string { return "@" + f.Path }
+func (f File) Chip() string {
+	if f.Label != "" {
+		return f.Label
+	}
+	return "@" + f.Path
+}
+
+// Images are the images among files, in order.
+func Images(files []File) []tools.Image {
+	var out []tools.Image
+	for _, f := range files {
+		if f.Image != nil {
+			out = append(out, *f.Image)
+		}
+	}
+	return out
+}
 
 // Cut reports whether only the first part of the file is attached.
 func (f File) Cut() bool { return f.Size > int64(len(f.Text)) }
 
 // Note describes the attachment for the transcript.
 func (f File) Note() string {
+	if f.Image != nil {
+		return fmt.Sprintf("%s %s (%s)", f.Path, f.Image.Label(), common.Bytes(int64(len(f.Image.Data))))
+	}
 	if f.Cut() {
 		return fmt.Sprintf("%s (first %s of %s)", f.Path, common.Bytes(int64(len(f.Text))), common.Bytes(f.Size))
 	}
@@ -67,6 +92,9 @@ func withFiles(prompt string, files []File) string {
 	var b strings.Builder
 	b.WriteString(prompt)
 	for _, f := range files {
+		if f.Image != nil { // sent as image input
+			continue
+		}
 		fmt.Fprintf(&b, "%s%q", fileOpen, f.Path)
 		if f.Cut() {
 			fmt.Fprintf(&b, " note=%q", fmt.Sprintf("only the first %d of %d bytes; the rest was cut", len(f.Text), f.Size))

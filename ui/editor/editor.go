@@ -80,6 +80,11 @@ func (in *Model) Update(msg tea.Msg) tea.Cmd {
 	if in.popup.kind == completeSlash {
 		in.popup.close()
 	}
+	if p, ok := msg.(tea.PasteMsg); ok {
+		if path, ok := pastedImagePath(p.Content); ok { // a dropped image file: read, then a chip
+			return readPastedImage(path, p.Content)
+		}
+	}
 	in.edit(msg)
 	return in.afterEdit()
 }

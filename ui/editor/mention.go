@@ -4,6 +4,7 @@ import (
 	"context"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/ui/attach"
 )
 
@@ -54,10 +55,11 @@ type FilesMsg struct {
 // MentionMsg carries a mentioned file's text, or why it is not attached
 // (the root model passes it to MentionRead).
 type MentionMsg struct {
-	path string
-	text string
-	size int64
-	err  error
+	path  string
+	image *tools.Image // an image file's picture
+	text  string
+	size  int64
+	err   error
 }
 
 // listFiles lists the workspace's files; ws is captured, not the model.
@@ -70,6 +72,9 @@ func listFiles(ws Workspace) tea.Cmd {
 
 // readMention reads a mentioned file, capped at mentionCap.
 func readMention(ws Workspace, path string) tea.Cmd {
+	if r, ok := ws.(imageReader); ok && tools.IsImagePath(path) {
+		return readMentionImage(r, path)
+	}
 	return func() tea.Msg {
 		text, size, err := ws.ReadMention(path, mentionCap)
 		return MentionMsg{path: path, text: text, size: size, err: err}

@@ -115,7 +115,7 @@ func (in *Model) mentionRead(msg MentionMsg) string {
 			in.syncChips()
 			return "not attached: " + common.Clean(msg.err.Error())
 		}
-		m.Text, m.Size, m.loaded = msg.text, msg.size, true
+		m.Text, m.Size, m.Image, m.loaded = msg.text, msg.size, msg.image, true
 		return ""
 	}
 	return "" // the prompt was sent or cleared meanwhile

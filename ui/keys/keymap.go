@@ -30,6 +30,7 @@ type KeyMap struct {
 	Log         key.Binding
 	Copy        key.Binding
 	Expand      key.Binding
+	PasteImage  key.Binding
 	SelectPrev  key.Binding
 	SelectNext  key.Binding
 	PageUp      key.Binding
@@ -68,6 +69,7 @@ func Default() KeyMap {
 		Log:         bind("ctrl+l", "datalog browser", "ctrl+l"),
 		Copy:        bind("y", "copy the last answer (empty input)", "y"),
 		Expand:      bind("ctrl+o", "expand/collapse the selected item", "ctrl+o"),
+		PasteImage:  bind("ctrl+v", "attach the clipboard's image (wl-paste, xclip or pngpaste)", "ctrl+v"),
 		SelectPrev:  bind("alt+↑", "select the previous item", "alt+up"),
 		SelectNext:  bind("alt+↓", "select the next item", "alt+down"),
 		PageUp:      bind("pgup", "scroll up", "pgup"),
@@ -93,7 +95,7 @@ type Section struct {
 func (k KeyMap) Sections() []Section {
 	return []Section{
 		{"Keys", []key.Binding{k.Send, k.HistoryPrev, k.HistoryNext, k.Complete, k.Cancel, k.Stop, k.ClearInput, k.Quit,
-			k.PageUp, k.PageDown, k.Home, k.End, k.SelectPrev, k.SelectNext, k.Expand,
+			k.PageUp, k.PageDown, k.Home, k.End, k.SelectPrev, k.SelectNext, k.Expand, k.PasteImage,
 			k.Plan, k.Log, k.Copy, k.Help}},
 		{"Editing", k.Edit.bindings()},
 		{"Completion (@file, /command)", k.Completion.bindings()},
