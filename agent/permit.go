@@ -119,6 +119,7 @@ func KeyArgument(args string) string {
 		Path    string `json:"path"`
 		Pattern string `json:"pattern"`
 		Goal    string `json:"goal"`
+		URL     string `json:"url"`
 	}
 	_ = json.Unmarshal([]byte(args), &a)
 	switch {
@@ -128,6 +129,8 @@ func KeyArgument(args string) string {
 		return a.Path
 	case a.Pattern != "":
 		return a.Pattern
+	case a.URL != "":
+		return a.URL
 	}
 	return a.Goal
 }

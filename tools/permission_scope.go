@@ -62,7 +62,7 @@ func (p *Policy) decideScoped(tool string, sc Scoper, args json.RawMessage) Deci
 		}
 	}
 	return Decision{Verdict: Ask, Reason: fmt.Sprintf("%s reaches %s, not allowed yet", tool, scope), Grant: Grant{
-		Tool: tool, Scope: scope, Description: fmt.Sprintf("%s: %s for this session", tool, scope),
+		Tool: tool, Scope: scope, Description: fmt.Sprintf("%s: every call reaching %s", tool, scope),
 		Always: tool + ":" + scope,
 	}}
 }

@@ -122,25 +122,32 @@ func TestFetchThroughTheBinary(t *testing.T) {
 }
 
 // TestFetchRefusesLoopbackByDefault: without allow_networks, a loopback
-// address written in the URL is refused before anyone is asked, and a
-// name that resolves to one is refused when connecting; the server is
-// never reached.
+// (or private, link-local) address written in the URL is refused before
+// anyone is asked, and a name that resolves to one is refused when
+// connecting; the server is never reached.
 func TestFetchRefusesLoopbackByDefault(t *testing.T) {
 	site := startFetchSite(t)
 	home, dir := t.TempDir(), project(t)
 	writeUserConfig(t, home, "[fetch]\nallow_domains = [\"localhost\"]\n")
 	srv := llmtest.Start(t, llmtest.Rounds(
-		fetchCall(site.URL+"/article"), fetchCall("http://localhost"+site.port+"/article"), llmtest.TextRound("refused"),
+		fetchCall(site.URL+"/article"), fetchCall("http://localhost"+site.port+"/article"),
+		fetchCall("http://10.1.2.3/admin"), fetchCall("http://169.254.169.254/latest/meta-data/"), fetchCall("http://[fd00::1]/"),
+		llmtest.TextRound("refused"),
 	))
 	out, errOut, code := runKeelHome(t, home, srv, dir, "", "-p", "read it", "--output-format", "json", "--allow", "fetch:127.0.0.1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, errOut, out)
 	}
 	results := fetchResults(srv)
-	if len(results) != 2 {
+	if len(results) != 5 {
 		t.Fatalf("%d results: %q", len(results), results)
 	}
-	for i, r := range results {
+	for i, want := range []string{"10.1.2.3 is a private address", "169.254.169.254 is a link-local address", "fd00::1 is a unique local (private) address"} {
+		if r := results[2+i]; !strings.Contains(r, "permission denied: "+want) {
+			t.Errorf("want %q refused before any connection, got %q", want, r)
+		}
+	}
+	for i, r := range results[:2] {
 		if !strings.Contains(r, "a loopback address") || !strings.Contains(r, "allow_networks") || strings.Contains(r, "Gophers") {
 			t.Errorf("call %d: want a loopback refusal that says how to allow it, got:\n%s", i, r)
 		}

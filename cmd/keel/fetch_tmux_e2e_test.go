@@ -32,9 +32,14 @@ func TestFetchDomainQuestionInTmux(t *testing.T) {
 	tm.waitTitle(ui.TitleReady)
 
 	tm.keys("read the tunnel pages", "Enter")
-	tm.waitFor("Allow fetch?", "fetch reaches 127.0.0.1, not allowed yet", "A allow always", "A saves in your config: fetch:127.0.0.1")
+	q := tm.waitFor("Allow fetch?", "fetch reaches 127.0.0.1, not allowed yet", "A allow always", "A saves in your config: fetch:127.0.0.1",
+		"s covers: fetch: every call reaching 127.0.0.1")
+	t.Logf("the question:\n%s", q)
+	if strings.Contains(q, `{"url"`) {
+		t.Errorf("the question shows the call's JSON, not its URL:\n%s", q)
+	}
 	tm.keys("A")
-	tm.waitFor("read both pages")
+	t.Logf("after A:\n%s", tm.waitFor("read both pages", "saved in your config: fetch:127.0.0.1"))
 	tm.waitTitle(ui.TitleReady)
 	if data, _ := os.ReadFile(cfg); string(data) != "# my settings\n[fetch]\nallow_domains = [\"127.0.0.1\"]\nallow_networks = [\"127.0.0.1/32\"]\n" {
 		t.Fatalf("always should add the domain and keep the rest of the file:\n%s", data)
@@ -46,7 +51,7 @@ func TestFetchDomainQuestionInTmux(t *testing.T) {
 	tm.keys("now by name", "Enter")
 	tm.waitFor("fetch reaches localhost, not allowed yet")
 	tm.keys("s")
-	tm.waitFor("read it by name")
+	t.Logf("after s:\n%s", tm.waitFor("read it by name"))
 	tm.waitTitle(ui.TitleReady)
 	if data, _ := os.ReadFile(cfg); strings.Contains(string(data), "localhost") {
 		t.Fatalf("a session grant was saved:\n%s", data)
