@@ -120,3 +120,23 @@ func TestDemoBannerInTmux(t *testing.T) {
 		})
 	}
 }
+
+// keel log's table fits the terminal: at 80 columns each session is one
+// line, cut with "…" (a new user's trial: every row wrapped in two); at
+// 120 too. A pipe gets whole lines (keellog's tests).
+func TestLogTableFitsTheTerminalInTmux(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
+	srv := llmtest.Start(t, llmtest.Rounds(llmtest.TextRound("Done.")))
+	home, dir := t.TempDir(), project(t)
+	if _, errOut, code := runKeelHome(t, home, srv, dir, "", "-p", "a prompt long enough to make the table wider than the terminal is"); code != 0 {
+		t.Fatalf("keel -p: exit %d: %s", code, errOut)
+	}
+	for _, w := range []int{80, 120} {
+		tm := startTmuxShell(t, w, 24, tmuxEnv(home, srv), dir, "log")
+		screen := tm.waitFor("==keel exited 0==")
+		lines := strings.Split(screen, "\n")
+		if !strings.HasPrefix(lines[0], "ID ") || !strings.HasSuffix(strings.TrimSpace(lines[1]), "…") || !strings.HasPrefix(lines[2], "==keel exited") {
+			t.Errorf("at %d columns the table should be a header and one cut row:\n%s", w, screen)
+		}
+	}
+}

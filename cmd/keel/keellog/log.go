@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -127,14 +126,14 @@ func runList(cmd *cobra.Command, db *datalog.DB, f listFlags, since time.Duratio
 		fmt.Fprintln(out, "no sessions logged yet")
 		return nil
 	}
-	tw := tabwriter.NewWriter(termtext.NewWriter(out), 0, 2, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTARTED\tPROJECT\tROUNDS\tTOOLS\tTOKENS\tCOST\tSTOP\tPROMPT")
-	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
-			abridgePath(s.ProjectRoot, 30), s.Totals.Rounds, s.Totals.ToolCalls, tokens(s.Totals.TokensIn+s.Totals.TokensOut),
-			money(s.Totals.Cost, s.Totals.TokensIn+s.Totals.TokensOut), s.StopReason, abridge(s.FirstPrompt, 50))
-	}
-	return tw.Flush()
+	return writeTable(out, func(tw io.Writer) {
+		fmt.Fprintln(tw, "ID\tSTARTED\tPROJECT\tROUNDS\tTOOLS\tTOKENS\tCOST\tSTOP\tPROMPT")
+		for _, s := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
+				abridgePath(s.ProjectRoot, 30), s.Totals.Rounds, s.Totals.ToolCalls, tokens(s.Totals.TokensIn+s.Totals.TokensOut),
+				money(s.Totals.Cost, s.Totals.TokensIn+s.Totals.TokensOut), s.StopReason, abridge(s.FirstPrompt, 50))
+		}
+	})
 }
 
 func nonNil[T any](s []T) []T {

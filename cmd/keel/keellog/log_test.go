@@ -231,3 +231,15 @@ func TestAbridgePathKeepsTheProjectName(t *testing.T) {
 		}
 	}
 }
+
+// fit cuts lines at the terminal's width, marking the cut; width 0 (not a
+// terminal) leaves them whole.
+func TestFit(t *testing.T) {
+	text := "ID  PROMPT\n6b08  fix the failing test in greet\n"
+	if got := fit(text, 0); got != text {
+		t.Errorf("fit(0) = %q", got)
+	}
+	if got, want := fit(text, 16), "ID  PROMPT\n6b08  fix the f…\n"; got != want {
+		t.Errorf("fit(16) = %q, want %q", got, want)
+	}
+}

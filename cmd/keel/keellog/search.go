@@ -5,12 +5,10 @@ import (
 	"io"
 	"regexp"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/keel-dev/keel/agent/datalog"
-	"github.com/keel-dev/keel/internal/termtext"
 )
 
 // searchFlags are keel log search's options.
@@ -93,18 +91,18 @@ func printHits(w io.Writer, hits []datalog.Hit, f searchFlags) error {
 		_, err := fmt.Fprintln(w, msg)
 		return err
 	}
-	tw := tabwriter.NewWriter(termtext.NewWriter(w), 0, 2, 2, ' ', 0)
-	head := "DATE\tSESSION\tKIND\t"
-	if f.all {
-		head += "PROJECT\t"
-	}
-	fmt.Fprintln(tw, head+"MATCH")
-	for _, h := range hits {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t", h.At.Local().Format("2006-01-02 15:04"), datalog.ShortID(h.SessionID), h.Kind)
+	return writeTable(w, func(tw io.Writer) {
+		head := "DATE\tSESSION\tKIND\t"
 		if f.all {
-			fmt.Fprintf(tw, "%s\t", abridgePath(h.Project, 30))
+			head += "PROJECT\t"
 		}
-		fmt.Fprintf(tw, "%s\n", abridge(unmarked(h.Snippet), 160))
-	}
-	return tw.Flush()
+		fmt.Fprintln(tw, head+"MATCH")
+		for _, h := range hits {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t", h.At.Local().Format("2006-01-02 15:04"), datalog.ShortID(h.SessionID), h.Kind)
+			if f.all {
+				fmt.Fprintf(tw, "%s\t", abridgePath(h.Project, 30))
+			}
+			fmt.Fprintf(tw, "%s\n", abridge(unmarked(h.Snippet), 160))
+		}
+	})
 }
