@@ -166,7 +166,7 @@ func TestEstimateKeepsUpWithTheHistory(t *testing.T) {
 // once (issue 32), not at the next round.
 func compactedEvent(t *testing.T, s *Session) ContextCompacted {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(time.Minute)
 	for {
 		select {
 		case ev := <-s.Events():

@@ -20,6 +20,10 @@ func isChild(r llmtest.RecordedRequest) bool {
 func TestSubagentsRunAtMostMaxParallelAtOnce(t *testing.T) {
 	var mu sync.Mutex
 	inflight, most := 0, 0
+	// The first two children wait for each other, so they overlap however
+	// slow the machine; then each holds its slot a moment, in which a
+	// third child past the cap would be seen.
+	both, bothOnce := make(chan struct{}), sync.Once{}
 	srv := llmtest.Script{Handler: func(r llmtest.RecordedRequest, n int) llmtest.Round {
 		if !isChild(r) {
 			if n == 0 {
@@ -34,7 +38,14 @@ func TestSubagentsRunAtMostMaxParallelAtOnce(t *testing.T) {
 		mu.Lock()
 		inflight++
 		most = max(most, inflight)
+		if inflight >= 2 {
+			bothOnce.Do(func() { close(both) })
+		}
 		mu.Unlock()
+		select {
+		case <-both:
+		case <-time.After(time.Minute): // a hang guard: the cap let only one run
+		}
 		time.Sleep(150 * time.Millisecond) // hold the slot: a third child would overlap here
 		mu.Lock()
 		inflight--

@@ -201,7 +201,7 @@ func waitPids(t *testing.T, path string, n int) []int {
 // gone waits until pid is dead: a SIGKILL is delivered at once but the
 // process exits when next scheduled. The deadline only guards a hang.
 func gone(pid int) bool {
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for alive(pid) {
 		if time.Now().After(deadline) {
 			return false

@@ -43,7 +43,7 @@ func waitReply[T any](t *testing.T, ch <-chan T) T {
 	select {
 	case v := <-ch:
 		return v
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("no reply from the bridge")
 	}
 	var zero T

@@ -198,7 +198,7 @@ func sentPrompt(t *testing.T, srv *llmtest.Server, cmd tea.Cmd) string {
 	t.Helper()
 	before := len(srv.Requests())
 	runAsync(cmd)
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for len(srv.Requests()) == before {
 		if time.Now().After(deadline) {
 			t.Fatal("the prompt never reached the model")

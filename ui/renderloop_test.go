@@ -72,14 +72,14 @@ func (pr *program) stop(t *testing.T) *Model {
 // for the caller's count to report).
 func (pr *program) settle(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for pr.drawn.n.Load() == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the TUI never drew its first frame")
 		}
 		time.Sleep(time.Millisecond)
 	}
-	limit := time.Now().Add(5 * time.Second)
+	limit := time.Now().Add(30 * time.Second)
 	for n := pr.drawn.n.Load(); time.Now().Before(limit); {
 		time.Sleep(quietFor)
 		if m := pr.drawn.n.Load(); m == n {

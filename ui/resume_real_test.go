@@ -78,7 +78,7 @@ func runTask(t *testing.T, s *agent.Session, prompt string) {
 	if err := s.Submit(context.Background(), prompt); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(time.Minute)
 	for {
 		select {
 		case ev := <-s.Events():

@@ -200,7 +200,7 @@ func TestPendingRecordsArriveOnTheirOwn(t *testing.T) {
 				db = reopen(t, db.path)
 			} else {
 				release()
-				for deadline := time.Now().Add(10 * time.Second); db.Pending() > 0 && time.Now().Before(deadline); {
+				for deadline := time.Now().Add(time.Minute); db.Pending() > 0 && time.Now().Before(deadline); {
 					time.Sleep(20 * time.Millisecond)
 				}
 			}

@@ -21,6 +21,7 @@ type Config struct {
 	MaxOutputTokens int           // used when Request.MaxOutputTokens is 0
 	IdleTimeout     time.Duration // no bytes for this long aborts the stream; 0: no limit (keel passes stream_idle_timeout)
 	SilenceNotice   time.Duration // no bytes for this long is reported (Request.OnSilence); 0: min(IdleTimeout/4, 10 s)
+	DrainWait       time.Duration // how long the end of a body after [DONE] is waited for; 0: 50 ms (quirk_endless_body.go)
 	HTTPClient      *http.Client  // nil means a client with keel's shared transport
 	Name            string        // provider name for messages, e.g. "openai"
 	APIKeyEnv       string        // env var named in the 401/403 message, e.g. "OPENAI_API_KEY"

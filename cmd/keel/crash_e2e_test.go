@@ -80,7 +80,7 @@ func TestSIGKILLLeavesAConsistentListableDatalog(t *testing.T) {
 // waitRequests waits until the server has received n requests.
 func waitRequests(t *testing.T, srv *llmtest.Server, n int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
 	for len(srv.Requests()) < n {
 		if time.Now().After(deadline) {
 			t.Fatalf("only %d requests arrived", len(srv.Requests()))

@@ -62,7 +62,7 @@ func TestFetchDomainQuestionInTmux(t *testing.T) {
 	tm.keys("C-c")
 	tm.waitFor("again to quit")
 	tm.keys("C-c")
-	if !tm.exited(10 * time.Second) {
+	if !tm.exited(time.Minute) {
 		t.Fatalf("keel did not quit:\n%s", tm.screen())
 	}
 

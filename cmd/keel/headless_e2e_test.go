@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/keel-dev/keel/agent/llmtest"
 )
@@ -50,7 +51,7 @@ func TestSIGINTCancelsWithExit130(t *testing.T) {
 // waitForProcess waits until a process whose command line contains text runs.
 func waitForProcess(t *testing.T, text string) {
 	t.Helper()
-	for i := 0; i < 300; i++ {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); { // a hang guard
 		out, _ := exec.Command("pgrep", "-f", text).Output()
 		if len(bytes.TrimSpace(out)) > 0 {
 			return

@@ -116,7 +116,7 @@ func toolResults(msgs []llmtest.RecordedMessage) string {
 // gone once keel exited (killed with the server's process group).
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for syscall.Kill(pid, 0) == nil {
 		if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err != nil || strings.Contains(string(b), ") Z") {
 			return // a zombie waiting for init

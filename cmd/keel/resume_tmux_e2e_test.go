@@ -170,7 +170,7 @@ func quit(t *testing.T, tm *tmux) {
 	tm.keys("C-c")
 	tm.waitFor("again to quit")
 	tm.keys("C-c")
-	if !tm.exited(10 * time.Second) {
+	if !tm.exited(time.Minute) {
 		t.Fatalf("keel did not quit:\n%s", tm.screen())
 	}
 }

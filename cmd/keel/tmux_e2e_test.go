@@ -65,7 +65,7 @@ func (tm *tmux) screen() string { return tm.run("capture-pane", "-p", "-t", tm.s
 // a broken run from hanging.
 func (tm *tmux) waitFor(texts ...string) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
 	for {
 		s := tm.screen()
 		missing := ""
@@ -89,7 +89,7 @@ func (tm *tmux) waitFor(texts ...string) string {
 // (ui.TitleReady once nothing is in flight), until it is want.
 func (tm *tmux) waitTitle(want string) {
 	tm.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
 	for {
 		got := strings.TrimSpace(tm.run("display-message", "-p", "-t", tm.session, "#{pane_title}"))
 		if got == want {
@@ -155,7 +155,7 @@ func TestTUIEndToEndInTmux(t *testing.T) {
 	tm.keys("C-c")
 	tm.waitFor("again to quit") // the first ctrl+c was taken
 	tm.keys("C-c")
-	if !tm.exited(10 * time.Second) {
+	if !tm.exited(time.Minute) {
 		t.Fatalf("keel did not quit on ctrl+c twice:\n%s", tm.screen())
 	}
 	assertLogged(t, home, dir, "make main print hello")
@@ -189,7 +189,7 @@ func TestTUIMentionAndShellInTmux(t *testing.T) {
 	tm.keys("C-c")
 	tm.waitFor("again to quit")
 	tm.keys("C-c")
-	if !tm.exited(10 * time.Second) {
+	if !tm.exited(time.Minute) {
 		t.Fatalf("keel did not quit:\n%s", tm.screen())
 	}
 }

@@ -68,7 +68,7 @@ func ctrlCAndShellInTmux(t *testing.T, w, h int) {
 	tm.keys("C-c")
 	tm.waitFor("again to quit")
 	tm.keys("C-c")
-	if !tm.exited(10 * time.Second) {
+	if !tm.exited(time.Minute) {
 		t.Fatalf("keel did not quit on ctrl+c twice:\n%s", tm.screen())
 	}
 }
@@ -104,7 +104,7 @@ func TestASubagentsQuestionNamesItInTmux(t *testing.T) {
 	tm.keys("C-c")
 	tm.waitFor("again to quit")
 	tm.keys("C-c")
-	if !tm.exited(10 * time.Second) {
+	if !tm.exited(time.Minute) {
 		t.Fatalf("keel did not quit:\n%s", tm.screen())
 	}
 }
@@ -140,7 +140,7 @@ func TestNotificationHookRunsWhenKeelAsksInTmux(t *testing.T) {
 	tm.keys("C-c")
 	tm.waitFor("again to quit")
 	tm.keys("C-c")
-	if !tm.exited(10 * time.Second) {
+	if !tm.exited(time.Minute) {
 		t.Fatalf("keel did not quit:\n%s", tm.screen())
 	}
 	if runs := hookRows(t, home, onlySession(t, home)); fmt.Sprint(runs) != "[Notification 0 ]" {
@@ -178,7 +178,7 @@ func TestCtrlCCancelsASubagentInTmux(t *testing.T) {
 	tm.keys("C-c")
 	tm.waitFor("again to quit")
 	tm.keys("C-c")
-	if !tm.exited(10 * time.Second) {
+	if !tm.exited(time.Minute) {
 		t.Fatalf("keel did not quit:\n%s", tm.screen())
 	}
 }

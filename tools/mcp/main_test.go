@@ -65,7 +65,7 @@ func (n *notices) wait(t *testing.T) string {
 	select {
 	case s := <-n.ch:
 		return s
-	case <-time.After(20 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("no notice came")
 		return ""
 	}

@@ -76,7 +76,7 @@ func TestExitCodeAndOutput(t *testing.T) {
 // waitPID reads a pid a command wrote into file.
 func waitPID(t *testing.T, file string) int {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		b, err := os.ReadFile(file)
 		if pid, err2 := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && err2 == nil && pid > 0 {
 			return pid
@@ -125,8 +125,10 @@ func TestCancelKillsEverything(t *testing.T) {
 	}()
 	start := time.Now()
 	_, code := run(t, ctx, Spec{}, dir, "setsid -f bash -c 'echo $$ > pid; exec sleep 300' </dev/null >/dev/null 2>&1; sleep 300")
-	if took := time.Since(start); took > TermGrace {
-		t.Errorf("cancel took %s", took)
+	// The command sleeps 300 s: a cancel that waited for it would take that
+	// long. The bound is far above TermGrace so a busy machine passes.
+	if took := time.Since(start); took > time.Minute {
+		t.Errorf("cancel took %s, as if it waited for the command", took)
 	}
 	if code == 0 {
 		t.Errorf("a cancelled command exited 0")

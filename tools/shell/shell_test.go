@@ -355,7 +355,7 @@ func FuzzAnalyse(f *testing.F) {
 		go func() {
 			select {
 			case <-done:
-			case <-time.After(5 * time.Second):
+			case <-time.After(time.Minute):
 				panic(fmt.Sprintf("Analyse hangs on %q", src))
 			}
 		}()

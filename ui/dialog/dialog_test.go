@@ -30,7 +30,7 @@ func ask(t *testing.T, ctx context.Context, b *Bridge, req agent.PermissionReque
 	select {
 	case r := <-b.Requests():
 		return r, done
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("the question never reached the UI")
 	}
 	return nil, nil
