@@ -52,6 +52,7 @@ type Jobs struct {
 	opts     JobsOptions
 	onChange func(JobInfo) // set once by Notify
 	launch   func(ctx context.Context, command, dir string, readOnly bool) (*exec.Cmd, func(), error)
+	startCmd func(*exec.Cmd) error // starts what launch made (the sandbox's Start)
 	mu       sync.Mutex
 	next     int
 	jobs     map[string]*job
@@ -105,7 +106,7 @@ func (js *Jobs) start(command, dir, workdir string, readOnly bool) (JobInfo, err
 	cmd, done, err := js.launch(ctx, command, dir, readOnly)
 	if err == nil {
 		cmd.Stdout, cmd.Stderr = j.out, j.out
-		if err = cmd.Start(); err != nil {
+		if err = js.startCmd(cmd); err != nil {
 			done()
 		}
 	}

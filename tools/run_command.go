@@ -37,7 +37,7 @@ type runCommand struct {
 func newRunCommand(ws *Workspace, opts Options) Tool {
 	rc := &runCommand{ws: ws, opts: opts}
 	if opts.Jobs != nil {
-		opts.Jobs.launch = rc.launch
+		opts.Jobs.launch, opts.Jobs.startCmd = rc.launch, opts.Sandbox.Start
 	}
 	return newTyped(NameRunCommand, runCommandDesc, Execute, rc.run)
 }
@@ -98,8 +98,9 @@ func (rc *runCommand) workdir(w string) (string, string) {
 
 // exec runs command in its own process group and kills the whole group on
 // timeout or cancellation, so children like `sleep` in a pipeline die too.
-// Through the sandbox, a helper also confines the command's writes and
-// kills every process it leaves, detached ones included.
+// Through the sandbox, the command is also confined (a read-only one from
+// a confined thread of keel's, others by a helper), and every process it
+// leaves dies with it, detached ones included.
 func (rc *runCommand) exec(ctx context.Context, command, dir string, timeout time.Duration) Result {
 	if sb := rc.opts.Sandbox; sb != nil && sb.Refuse != "" {
 		return errResult("commands cannot run: %s", sb.Refuse)
@@ -115,7 +116,9 @@ func (rc *runCommand) exec(ctx context.Context, command, dir string, timeout tim
 	cmd.Env = rc.env()
 	cmd.Stdout, cmd.Stderr = out, out // stdin stays nil: /dev/null
 	start := time.Now()
-	err = cmd.Run()
+	if err = rc.opts.Sandbox.Start(cmd); err == nil {
+		err = cmd.Wait()
+	}
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // reap background children left in the group
 	}

@@ -116,20 +116,30 @@ func TestReadOnlySandboxHoldsWhenTheAnalysisIsWrong(t *testing.T) {
 	if err := sandbox.CheckReadOnly(); err != nil {
 		t.Skipf("no read-only sandbox here: %v", err)
 	}
-	mk := newMistakes(t)
-	runner := testRunner(t, true, mk.ws.Root())
-	ro := sandbox.ReadOnly(mk.ws.Root(), nil, func(k string) string {
-		if k == "PATH" {
-			return strings.TrimPrefix(mk.env[0], "PATH=")
-		}
-		return os.Getenv(k)
-	})
-	runner.ReadOnlySpec = &ro
-	for class, command := range mk.command {
-		t.Run(class, func(t *testing.T) {
-			res := mk.run(t, Options{Sandbox: runner, Env: mk.env}, command)
-			if why := mk.escaped(class, res); why != "" {
-				t.Errorf("%q ran without asking and %s:\n%s", command, why, res.Output)
+	// run_command confines read-only commands on a thread of keel's own
+	// where it can, through the helper elsewhere: both must hold.
+	for mode, helperOnly := range map[string]bool{"in-process": false, "helper": true} {
+		t.Run(mode, func(t *testing.T) {
+			if err := sandbox.InProcess(); err != nil && !helperOnly {
+				t.Skipf("no in-process sandbox here: %v", err)
+			}
+			mk := newMistakes(t)
+			runner := testRunner(t, true, mk.ws.Root())
+			runner.HelperOnly = helperOnly
+			ro := sandbox.ReadOnly(mk.ws.Root(), nil, func(k string) string {
+				if k == "PATH" {
+					return strings.TrimPrefix(mk.env[0], "PATH=")
+				}
+				return os.Getenv(k)
+			})
+			runner.ReadOnlySpec = &ro
+			for class, command := range mk.command {
+				t.Run(class, func(t *testing.T) {
+					res := mk.run(t, Options{Sandbox: runner, Env: mk.env}, command)
+					if why := mk.escaped(class, res); why != "" {
+						t.Errorf("%q ran without asking and %s:\n%s", command, why, res.Output)
+					}
+				})
 			}
 		})
 	}
@@ -144,5 +154,48 @@ func TestInjectedMistakesEscapeWithoutTheSandbox(t *testing.T) {
 		if why := mk.escaped(class, res); why == "" {
 			t.Errorf("%s: %q had no effect without the sandbox:\n%s", class, command, res.Output)
 		}
+	}
+}
+
+// run_command's read-only commands, in the foreground and as background
+// jobs, start from a confined thread of keel's (their $$ is 1: the first
+// process of a pid namespace of their own) unless the runner is
+// HelperOnly, and are confined either way.
+func TestRunCommandReadOnlyModes(t *testing.T) {
+	if err := sandbox.CheckReadOnly(); err != nil {
+		t.Skipf("no read-only sandbox here: %v", err)
+	}
+	const script = `echo "pid $$"; (echo x >> canary) 2>/dev/null || echo denied`
+	for mode, helperOnly := range map[string]bool{"in-process": false, "helper": true} {
+		t.Run(mode, func(t *testing.T) {
+			if err := sandbox.InProcess(); err != nil && !helperOnly {
+				t.Skipf("no in-process sandbox here: %v", err)
+			}
+			ws := newTestWS(t, map[string]string{"canary": "canary\n"})
+			runner := testRunner(t, true, ws.Root())
+			runner.HelperOnly = helperOnly
+			ro := sandbox.ReadOnly(ws.Root(), nil, os.Getenv)
+			runner.ReadOnlySpec = &ro
+			js := NewJobs(JobsOptions{})
+			t.Cleanup(js.StopAll)
+			s := &jobSet{t: t, ws: ws, jobs: js, tools: New(ws, Options{Sandbox: runner, Jobs: js, Env: []string{"PATH=" + os.Getenv("PATH"), fastRaceExit}})}
+			fg := s.run(NameRunCommand, m{"command": script})
+			id := s.start(script)
+			bg := ""
+			for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+				res := s.run(NameJobOutput, m{"job_id": id, "wait_seconds": 30})
+				if bg += res.Output + "\n"; res.Job == nil || !res.Job.Running {
+					break
+				}
+			}
+			for what, out := range map[string]string{"foreground": fg.Output, "background": bg} {
+				if !strings.Contains(out, "denied") {
+					t.Errorf("%s: the command wrote the workspace:\n%s", what, out)
+				}
+				if inProc := strings.Contains(out, "pid 1\n"); inProc == helperOnly {
+					t.Errorf("%s: in-process %v, want %v:\n%q", what, inProc, !helperOnly, out)
+				}
+			}
+		})
 	}
 }

@@ -10,9 +10,11 @@ import (
 	"github.com/keel-dev/keel/tools/sandbox"
 )
 
-// sandboxRunner is how run_command starts commands: always through the
-// helper (it kills what a command leaves behind). Commands keel runs
-// without asking get the read-only sandbox; approved ones a writable
+// sandboxRunner is how run_command starts commands: through the helper
+// (it kills what a command leaves behind), or, for the commands keel runs
+// without asking, from a confined thread of keel's own where the kernel
+// allows it (sandbox.InProcess). Those get the read-only sandbox; approved
+// ones a writable
 // workspace whose hooks, git config, .keel/ and AGENTS.md stay
 // read-only, confined by Landlock unless sandbox.mode = "off". Where the
 // kernel cannot confine, "auto" runs approved commands unconfined with a
@@ -42,6 +44,7 @@ func sandboxRunner(cfg *config.Config, root string) (r *sandbox.Runner, notice s
 	}
 	ro := sandbox.ReadOnly(root, cfg.Sandbox.Readable, os.Getenv)
 	r.ReadOnlySpec = &ro
+	go sandbox.InProcess() // its probe, off the start's path: /status and the first command want it
 	return r, ""
 }
 
@@ -80,7 +83,7 @@ func sandboxStatus(cfg *config.Config, r *sandbox.Runner) string {
 		return "every command asks (" + why + "); " + approved
 	}
 	var b strings.Builder
-	b.WriteString("commands run without asking only read (" + sandbox.ReadOnlyFeatures() + "); approved commands write the workspace, temp dirs and sandbox.writable (")
+	b.WriteString("commands run without asking only read (" + sandbox.ReadOnlyFeatures() + "; " + startedBy() + "); approved commands write the workspace, temp dirs and sandbox.writable (")
 	b.WriteString(strings.Join(cfg.Sandbox.Writable, ", ") + ")")
 	if sandbox.MountNamespaces() == nil {
 		b.WriteString(", never .git/hooks, .git/config, .keel/ or AGENTS.md")
@@ -91,6 +94,15 @@ func sandboxStatus(cfg *config.Config, r *sandbox.Runner) string {
 		b.WriteString(", without network (sandbox.network = false)")
 	}
 	return b.String()
+}
+
+// startedBy says how commands that run without asking start: from a
+// confined thread of keel, or through the helper and why.
+func startedBy() string {
+	if err := sandbox.InProcess(); err != nil {
+		return "started by a helper, as " + err.Error()
+	}
+	return "started from a confined thread of keel"
 }
 
 // childEnv is the environment commands inherit: keel's own, without

@@ -115,3 +115,21 @@ func processesNamed(name string) []string {
 	}
 	return out
 }
+
+// A command keel runs without asking starts from a confined thread of
+// keel where the kernel allows it: it is the first process of a pid
+// namespace of its own ($$ is 1), and the workspace stays unwritten.
+func TestReadOnlyCommandStartsInProcess(t *testing.T) {
+	if err := sandbox.InProcess(); err != nil {
+		t.Skipf("keel starts such commands through its helper here: %v", err)
+	}
+	srv := llmtest.Start(t, llmtest.Rounds(runCall(`echo "pid $$"; cat README.md`), llmtest.TextRound("done")))
+	dir := project(t)
+	out, errOut, code := runKeel(t, srv, dir, "", "-p", "go", "--output-format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, errOut, out)
+	}
+	if got := toolOutputs(srv); !strings.Contains(got, "pid 1\n# demo") {
+		t.Errorf("the command did not start in a pid namespace of its own:\n%s", got)
+	}
+}

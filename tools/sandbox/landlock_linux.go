@@ -84,27 +84,56 @@ func confine(writable []string, noNetwork bool) error {
 	return nil
 }
 
-// confineReadOnly restricts this process and its children to the
-// read-only profile: read below readable, read and execute below
-// runnable, write only below tmp and to the device files; no TCP, and no
-// signals or abstract sockets to processes outside the sandbox.
+// confineReadOnly restricts this process (every thread: the helper) and
+// its children to the read-only profile.
 func confineReadOnly(s Spec, tmp string) error {
+	cfg, rules, err := readOnlyRules(s, tmp)
+	if err != nil {
+		return err
+	}
+	if err := cfg.Restrict(rules...); err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	return nil
+}
+
+// readOnlyRules is the read-only profile, the one description that the
+// helper (confineReadOnly) and keel's own confined thread (readOnlyRuleset)
+// both apply: read below Readable, read and execute below Runnable, write
+// only below tmp and to the device files; no TCP, and no signals or
+// abstract sockets to processes outside the sandbox.
+func readOnlyRules(s Spec, tmp string) (landlock.Config, []landlock.Rule, error) {
 	if v := ABI(); v < readOnlyABI {
-		return fmt.Errorf("this kernel's Landlock cannot confine reads and truncation (ABI %d; Linux 6.2 or later is needed)", v)
+		return landlock.Config{}, nil, fmt.Errorf("this kernel's Landlock cannot confine reads and truncation (ABI %d; Linux 6.2 or later is needed)", v)
 	}
 	cfg, err := landlock.NewConfig(landlock.AccessFSSet(allFS), landlock.AccessNetSet(tcp), landlock.ScopedSet(scopes))
 	if err != nil {
-		return fmt.Errorf("landlock: %w", err)
+		return landlock.Config{}, nil, fmt.Errorf("landlock: %w", err)
 	}
 	var rules []landlock.Rule
 	rules = append(rules, pathRules(s.Readable, readDir, readFile)...)
 	rules = append(rules, pathRules(s.Runnable, runDir, runFile)...)
 	rules = append(rules, pathRules(readOnlyDevices, 0, deviceFile)...)
 	rules = append(rules, landlock.PathAccess(landlock.AccessFSSet(dirWrites|readDir), tmp))
-	if err := cfg.BestEffort().Restrict(rules...); err != nil {
-		return fmt.Errorf("landlock: %w", err)
+	return cfg.BestEffort(), rules, nil
+}
+
+// readOnlyRuleset is the read-only profile as a Landlock ruleset that is
+// not enforced yet, for a single thread to enforce (landlock_restrict_self
+// without TSYNC), with the flags to enforce it with. The caller closes it.
+func readOnlyRuleset(s Spec, tmp string) (fd int, flags uint32, err error) {
+	cfg, rules, err := readOnlyRules(s, tmp)
+	if err != nil {
+		return -1, 0, err
 	}
-	return nil
+	fd, flags, err = cfg.NewRulesetFD(rules...)
+	switch {
+	case err != nil:
+		return -1, 0, fmt.Errorf("landlock: %w", err)
+	case fd < 0:
+		return -1, 0, fmt.Errorf("landlock: nothing to enforce on this kernel")
+	}
+	return fd, flags, nil
 }
 
 // readOnlyDevices are the device files a read-only command may open for

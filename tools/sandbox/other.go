@@ -68,3 +68,8 @@ func AdoptOrphans() error { return errors.New("no child subreaper outside Linux"
 
 // KillDescendants does nothing outside Linux.
 func KillDescendants() {}
+
+// InProcess reports that keel cannot confine commands itself here.
+func InProcess() error { return errors.New("keel confines commands itself only on Linux") }
+
+func startInProcess(cmd *exec.Cmd, _ Spec, _ []string) error { return cmd.Start() }

@@ -38,14 +38,28 @@ func mustWrite(t *testing.T, p, body string, mode os.FileMode) {
 	}
 }
 
-func TestReadOnlySandboxAllowsReading(t *testing.T) {
+// modes are the two ways a read-only command runs: from a confined
+// thread of this process, and through the helper.
+func modes(t *testing.T, test func(t *testing.T, r *Runner)) {
+	t.Run("in-process", func(t *testing.T) {
+		if err := InProcess(); err != nil {
+			t.Skipf("no in-process sandbox here: %v", err)
+		}
+		test(t, &Runner{})
+	})
+	t.Run("helper", func(t *testing.T) { test(t, &Runner{HelperOnly: true}) })
+}
+
+func TestReadOnlySandboxAllowsReading(t *testing.T) { modes(t, testReadOnlyAllowsReading) }
+
+func testReadOnlyAllowsReading(t *testing.T, r *Runner) {
 	w := newReadOnlyWorld(t)
 	for _, script := range []string{
 		"cat file.txt", "ls -la /usr/bin >/dev/null", "grep -r inside .", "head -c 10 /etc/hostname >/dev/null || true",
 		"echo tmp > \"$TMPDIR/x\" && cat \"$TMPDIR/x\"", "echo x > /dev/null", "ls /proc/self/fd >/dev/null",
 		"cat <(echo substituted)", "sort file.txt | uniq -c", "git --version || true",
 	} {
-		if out, code := run(t, context.Background(), w.spec, w.ws, script); code != 0 {
+		if out, code := runWith(t, context.Background(), r, w.spec, w.ws, script); code != 0 {
 			t.Errorf("%q failed in the read-only sandbox: exit %d: %s", script, code, out)
 		}
 	}
@@ -54,6 +68,10 @@ func TestReadOnlySandboxAllowsReading(t *testing.T) {
 // Each script is what a wrongly allowed command could try; the sandbox
 // must stop every one, whatever the analysis said.
 func TestReadOnlySandboxStopsWhatTheAnalysisMissed(t *testing.T) {
+	modes(t, testReadOnlyStopsMistakes)
+}
+
+func testReadOnlyStopsMistakes(t *testing.T, r *Runner) {
 	w := newReadOnlyWorld(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -98,7 +116,7 @@ func TestReadOnlySandboxStopsWhatTheAnalysisMissed(t *testing.T) {
 			if name == "signal keel" && ABI() < 6 {
 				t.Skipf("Landlock ABI %d does not scope signals (6 does)", ABI())
 			}
-			if out, code := run(t, context.Background(), w.spec, w.ws, script); code == 0 {
+			if out, code := runWith(t, context.Background(), r, w.spec, w.ws, script); code == 0 {
 				t.Errorf("%q succeeded in the read-only sandbox: %s", script, out)
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,36 +16,33 @@ import (
 
 func TestMain(m *testing.M) {
 	Main() // the test binary plays the helper
+	if os.Getenv(tryCloneEnv) != "" {
+		os.Exit(tryClone()) // and a confined command (inproc_linux_test.go)
+	}
 	// A race-enabled helper would sleep a second at exit.
 	os.Setenv("GORACE", "atexit_sleep_ms=0")
 	os.Exit(m.Run())
 }
 
-// run runs script under bash through the helper with spec and returns
-// its combined output and exit code.
+// run runs script under bash with spec, as run_command does: a read-only
+// spec from a confined thread of this process where it can, anything
+// else through the helper. It returns the combined output and exit code.
 func run(t *testing.T, ctx context.Context, spec Spec, dir, script string) (string, int) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &Runner{Exe: exe, Spec: spec}
-	argv := []string{"bash", "-c", script}
-	cmd, err := r.Command(ctx, argv)
-	if spec.ReadOnly {
-		r.ReadOnlySpec = &spec
-		var done func()
-		cmd, done, err = r.ReadOnlyCommand(ctx, argv)
-		if err == nil {
-			defer done()
-		}
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	return runWith(t, ctx, &Runner{}, spec, dir, script)
+}
+
+// runWith is run with r's settings (HelperOnly).
+func runWith(t *testing.T, ctx context.Context, r *Runner, spec Spec, dir, script string) (string, int) {
+	t.Helper()
 	var out bytes.Buffer
+	cmd, done := command(t, ctx, r, spec, []string{"bash", "-c", script})
+	defer done()
 	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
-	err = cmd.Run()
+	err := r.Start(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
 	var exit interface{ ExitCode() int }
 	code := 0
 	if errors.As(err, &exit) {
@@ -53,6 +51,30 @@ func run(t *testing.T, ctx context.Context, spec Spec, dir, script string) (stri
 		t.Fatalf("run %q: %v", script, err)
 	}
 	return out.String(), code
+}
+
+// command is argv as r runs it with spec: through ReadOnlyCommand for a
+// read-only spec, Command otherwise. r.Exe is set to this test binary.
+func command(t *testing.T, ctx context.Context, r *Runner, spec Spec, argv []string) (*exec.Cmd, func()) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Exe, r.Spec = exe, spec
+	if !spec.ReadOnly {
+		cmd, err := r.Command(ctx, argv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cmd, func() {}
+	}
+	r.ReadOnlySpec = &spec
+	cmd, done, err := r.ReadOnlyCommand(ctx, argv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmd, done
 }
 
 func TestExitCodeAndOutput(t *testing.T) {

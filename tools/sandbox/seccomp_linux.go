@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"fmt"
+	"runtime"
 	"unsafe"
 
 	"golang.org/x/net/bpf"
@@ -44,8 +45,12 @@ func errnoRet(e unix.Errno) bpf.RetConstant {
 	return bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(e)}
 }
 
-// filterProgram assembles the filter for this architecture.
-func filterProgram() ([]bpf.RawInstruction, error) {
+// filterProgram assembles the filter for this architecture. clone(2)
+// may make no namespace, or exactly the namespaces allowNS names (0:
+// none): keel's confined thread starts its command in a new pid
+// namespace (and user namespace, when keel is not root) under this
+// filter, and the command itself cannot use them (see inproc_linux.go).
+func filterProgram(allowNS uint32) ([]bpf.RawInstruction, error) {
 	prog := []bpf.Instruction{
 		bpf.LoadAbsolute{Off: 4, Size: 4}, // seccomp_data.arch
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: nativeArch, SkipTrue: 1},
@@ -58,32 +63,56 @@ func filterProgram() ([]bpf.RawInstruction, error) {
 	for _, d := range denied {
 		prog = append(prog, bpf.JumpIf{Cond: bpf.JumpEqual, Val: d.nr, SkipFalse: 1}, errnoRet(d.errno))
 	}
+	allowed := []uint32{0}
+	if allowNS != 0 {
+		allowed = append(allowed, allowNS&nsFlags)
+	}
+	k := uint8(len(allowed))
 	prog = append(prog,
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_CLONE, SkipFalse: 3},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_CLONE, SkipFalse: k + 3},
 		bpf.LoadAbsolute{Off: 16, Size: 4}, // the low half of args[0], the flags (little-endian)
-		bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: nsFlags, SkipFalse: 1},
-		errnoRet(unix.EPERM),
-		bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW},
+		bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: nsFlags},
 	)
+	for i, v := range allowed {
+		prog = append(prog, bpf.JumpIf{Cond: bpf.JumpEqual, Val: v, SkipTrue: k - uint8(i)})
+	}
+	prog = append(prog, errnoRet(unix.EPERM), bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW})
 	return bpf.Assemble(prog)
 }
 
-// denyNetwork installs the filter on every thread of this process (the
-// command inherits it) after setting no_new_privs, which it requires.
-func denyNetwork() error {
-	raw, err := filterProgram()
+// compiledFilter is the filter in the form seccomp(2) takes.
+func compiledFilter(allowNS uint32) ([]unix.SockFilter, error) {
+	raw, err := filterProgram(allowNS)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	filter := make([]unix.SockFilter, len(raw))
 	for i, r := range raw {
 		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
 	}
-	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	return filter, nil
+}
+
+// denyNetwork installs the filter on every thread of this process (the
+// helper; the command inherits it) after setting no_new_privs, which it
+// requires.
+func denyNetwork() error {
+	filter, err := compiledFilter(0)
+	if err != nil {
+		return err
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
-	_, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog)))
+	return installFilter(filter, unix.SECCOMP_FILTER_FLAG_TSYNC)
+}
+
+// installFilter loads filter with flags: on the calling thread only
+// without SECCOMP_FILTER_FLAG_TSYNC. The thread must have no_new_privs.
+func installFilter(filter []unix.SockFilter, flags uintptr) error {
+	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	_, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
+	runtime.KeepAlive(filter)
 	if e != 0 {
 		return fmt.Errorf("seccomp: %w", e)
 	}

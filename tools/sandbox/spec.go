@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -45,7 +46,8 @@ type Spec struct {
 	Nest bool `json:"nest,omitempty"`
 }
 
-// Runner starts commands through the helper.
+// Runner starts commands through the helper, or, for the commands keel
+// runs without asking, from a confined thread of keel's own (Start).
 type Runner struct {
 	// Exe is the binary that plays the helper: keel itself
 	// (os.Executable), or a test binary whose TestMain calls Main.
@@ -58,6 +60,18 @@ type Runner struct {
 	// Refuse, when set, is why no command may run (sandbox = "on" on a
 	// kernel without Landlock); run_command returns it to the model.
 	Refuse string
+	// HelperOnly runs read-only commands through the helper too, even
+	// where keel could confine them itself (tests, A/B measurements).
+	HelperOnly bool
+
+	pending sync.Map // *exec.Cmd -> inProcessCmd, until Start or done
+}
+
+// inProcessCmd is a read-only command that Start may run without the
+// helper: its spec (with its temporary directory) and argv.
+type inProcessCmd struct {
+	spec Spec
+	argv []string
 }
 
 // TermGrace is how long a cancelled helper has to kill its processes
@@ -73,7 +87,10 @@ func (r *Runner) Command(ctx context.Context, argv []string) (*exec.Cmd, error) 
 }
 
 // ReadOnlyCommand is argv run in the read-only sandbox, and what to call
-// once it ended; an error when there is no read-only sandbox.
+// once it ended; an error when there is no read-only sandbox. Start it
+// with r.Start: where keel can (InProcess), the command then starts from
+// a confined thread of keel's own, without a helper. Started any other
+// way (cmd.Start, cmd.Run), it runs through the helper, as confined.
 func (r *Runner) ReadOnlyCommand(ctx context.Context, argv []string) (*exec.Cmd, func(), error) {
 	if r.ReadOnlySpec == nil {
 		return nil, nil, errors.New("sandbox: this system has no read-only sandbox")
@@ -85,12 +102,33 @@ func (r *Runner) ReadOnlyCommand(ctx context.Context, argv []string) (*exec.Cmd,
 	}
 	s.TempDir = dir
 	cmd, err := r.command(ctx, argv, s)
-	done := func() { os.RemoveAll(dir) }
 	if err != nil {
-		done()
+		os.RemoveAll(dir)
 		return nil, nil, err
 	}
+	if !r.HelperOnly && InProcess() == nil {
+		r.pending.Store(cmd, inProcessCmd{spec: s, argv: argv})
+	}
+	done := func() {
+		r.pending.Delete(cmd)
+		os.RemoveAll(dir)
+	}
 	return cmd, done, nil
+}
+
+// Start starts cmd, a command of r's: a read-only one from a confined
+// thread of keel's own where it can, any other through its helper as
+// cmd.Start would. A nil Runner starts cmd as it is.
+func (r *Runner) Start(cmd *exec.Cmd) error {
+	if r == nil {
+		return cmd.Start()
+	}
+	p, ok := r.pending.LoadAndDelete(cmd)
+	if !ok {
+		return cmd.Start()
+	}
+	in := p.(inProcessCmd)
+	return startInProcess(cmd, in.spec, in.argv)
 }
 
 func (r *Runner) command(ctx context.Context, argv []string, s Spec) (*exec.Cmd, error) {
