@@ -185,6 +185,8 @@ func (m *Model) handleInput(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case editor.FilesMsg:
 		m.noticeIf(m.input.FilesLoaded(msg))
+	case mcpPromptMsg:
+		return m.mcpPromptDone(msg)
 	case editor.ImageMsg:
 		m.noticeIf(m.input.ImageLoaded(msg))
 	case editor.MentionMsg:

@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"context"
 	"errors"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/keel-dev/keel/agent"
 	"github.com/keel-dev/keel/agent/datalog"
+	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/ui/customcmd"
 	"github.com/keel-dev/keel/ui/dialog"
 	"github.com/keel-dev/keel/ui/editor"
@@ -84,6 +86,12 @@ type Options struct {
 	Resume func(id string) tea.Cmd
 	// MCP reports the MCP servers' state, tools and stderr (/mcp).
 	MCP func() tea.Cmd
+	// MCPPrompts lists the MCP servers' prompts, offered as
+	// /SERVER:PROMPT commands (asked again as servers start).
+	MCPPrompts func() []MCPPrompt
+	// RunMCPPrompt gets a prompt's text for the words typed after its
+	// command; it is called in a command, never in Update.
+	RunMCPPrompt func(ctx context.Context, command, args string) (text string, images []tools.Image, err error)
 	// LateNotices are one-line notes that arrive while the UI runs (an MCP
 	// server that could not start or stopped); nil when none can.
 	LateNotices <-chan string

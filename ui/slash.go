@@ -60,6 +60,11 @@ func (m *Model) slashMatches(prefix string) []editor.Item {
 			out = append(out, editor.Item{Value: c.Name, Desc: c.Desc})
 		}
 	}
+	for _, p := range m.mcpPrompts() {
+		if strings.HasPrefix(p.Name, prefix) {
+			out = append(out, editor.Item{Value: p.Name, Desc: p.Desc})
+		}
+	}
 	return out
 }
 
@@ -104,6 +109,11 @@ func (m *Model) runSlash(line string) tea.Cmd {
 	for _, c := range m.custom {
 		if c.Name == name {
 			return m.runCustom(c, arg)
+		}
+	}
+	for _, p := range m.mcpPrompts() {
+		if p.Name == name {
+			return m.runMCPPrompt(p, arg)
 		}
 	}
 	if ms := m.slashMatches(name); len(ms) == 1 {

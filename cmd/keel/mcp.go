@@ -16,6 +16,7 @@ import (
 	"github.com/keel-dev/keel/tools"
 	"github.com/keel-dev/keel/tools/mcp"
 	"github.com/keel-dev/keel/tools/sandbox"
+	"github.com/keel-dev/keel/ui"
 )
 
 // mcpStderrLines is how many of a server's last stderr lines /mcp and
@@ -158,4 +159,25 @@ func (a *app) mcpNotifier(setup sessionSetup) func(string) {
 		return setup.notify
 	}
 	return stderrNotifier(a.stderr)
+}
+
+// mcpPromptCommands offers the servers' prompts to the TUI as
+// /SERVER:PROMPT commands, each described with how to give its arguments.
+func mcpPromptCommands(m *mcp.Manager) (func() []ui.MCPPrompt, func(context.Context, string, string) (string, []tools.Image, error)) {
+	list := func() []ui.MCPPrompt {
+		var out []ui.MCPPrompt
+		for _, p := range m.Prompts() {
+			desc := p.Usage()
+			if p.Description != "" {
+				desc = p.Description + " — " + desc
+			}
+			out = append(out, ui.MCPPrompt{Name: "/" + p.Command, Desc: desc})
+		}
+		return out
+	}
+	run := func(ctx context.Context, command, args string) (string, []tools.Image, error) {
+		pt, err := m.GetPrompt(ctx, command, args)
+		return pt.Text, pt.Images, err
+	}
+	return list, run
 }

@@ -93,6 +93,7 @@ func (a *app) uiOptions(b *builtSession, bridge *dialog.Bridge) ui.Options {
 		opts.MCP = func() tea.Cmd {
 			return func() tea.Msg { return ui.NoticeMsg{Text: mcpReport(m)} }
 		}
+		opts.MCPPrompts, opts.RunMCPPrompt = mcpPromptCommands(m)
 	}
 	opts.SetModel = func(name string) tea.Cmd {
 		cfg := *b.cfg

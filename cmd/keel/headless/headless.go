@@ -1,6 +1,7 @@
 package headless
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -180,12 +181,16 @@ func abbreviate(s string, n int) string {
 }
 
 // callSubject is what a progress line names for a call: its command,
-// path or pattern, else the raw arguments.
+// path or pattern, else the arguments as compact JSON.
 func callSubject(args string) string {
 	if k := agent.KeyArgument(args); k != "" {
 		return k
 	}
-	return args
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(args)) != nil {
+		return args
+	}
+	return b.String()
 }
 
 // reflectionLine is a checkpoint's answer in one line.
