@@ -101,7 +101,8 @@ func (s *server) dial(ctx context.Context) (*link, listing, error) {
 func (s *server) transport() (sdk.Transport, *exec.Cmd) {
 	if s.cfg.URL != "" {
 		hc := *s.opts.HTTPClient
-		hc.Transport = &headerTransport{base: hc.Transport, headers: s.expanded(s.cfg.Headers)}
+		s.auth = &authSeen{}
+		hc.Transport = &headerTransport{base: hc.Transport, headers: s.expanded(s.cfg.Headers), auth: s.auth}
 		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: &hc, DisableStandaloneSSE: true}, nil
 	}
 	cmd := s.command()
@@ -167,6 +168,8 @@ func (s *server) explain(ctx context.Context, err error, cmd *exec.Cmd) error {
 		return errClosed
 	case cmd != nil && cmd.ProcessState != nil:
 		err = fmt.Errorf("it exited before answering (%s)", cmd.ProcessState)
+	case s.auth != nil && s.auth.problem(s.cfg.Name) != nil:
+		return s.auth.problem(s.cfg.Name)
 	}
 	if last := lastLine(s.stderr.Tail(1)); last != "" && s.cfg.URL == "" {
 		return fmt.Errorf("%w; its stderr ends: %s", err, last)
@@ -204,6 +207,7 @@ func listTools(ctx context.Context, sess *sdk.ClientSession) ([]*sdk.Tool, error
 type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string
+	auth    *authSeen // notes a 401
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -216,7 +220,11 @@ func (h *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return base.RoundTrip(r)
+	resp, err := base.RoundTrip(r)
+	if err == nil && h.auth != nil {
+		h.auth.note(resp, r)
+	}
+	return resp, err
 }
 
 func sortedKeys(m map[string]string) []string {

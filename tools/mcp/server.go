@@ -37,6 +37,7 @@ type server struct {
 	stderr   *tailBuffer
 	noise    *tailBuffer // stdout lines that were not JSON-RPC, skipped
 	progress progressRoutes
+	auth     *authSeen // an HTTP server's last 401, for the start's error
 
 	mu        sync.Mutex
 	state     State

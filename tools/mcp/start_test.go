@@ -195,3 +195,25 @@ func TestHTTPServerRestartedIsConnectedAgain(t *testing.T) {
 		t.Errorf("notices = %q, want the lost session reported once", got)
 	}
 }
+
+// A server that wants OAuth sign-in is reported as such, with what to do;
+// one that refuses the configured token says so.
+func TestHTTPServerAskingForOAuth(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://`+r.Host+`/.well-known/oauth-protected-resource"`)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+	}))
+	t.Cleanup(ts.Close)
+	for _, tt := range []struct {
+		headers map[string]string
+		want    string
+	}{
+		{nil, `the server asks for OAuth sign-in (401 Unauthorized), which keel does not support yet; get a token from the service and set headers = { Authorization = "Bearer ${TOKEN}" } in [mcp.servers.web]`},
+		{map[string]string{"Authorization": "Bearer old"}, "the server refused the Authorization header of [mcp.servers.web] (401 Unauthorized)"},
+	} {
+		_, n := newManager(t, Options{}, ServerConfig{Name: "web", URL: ts.URL, Headers: tt.headers})
+		if got := n.wait(t); !strings.Contains(got, tt.want) || strings.Count(got, "401") != 1 {
+			t.Errorf("notice = %q\nwant it to contain %q", got, tt.want)
+		}
+	}
+}
