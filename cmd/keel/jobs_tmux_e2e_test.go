@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/keel-dev/keel/agent/llmtest"
 )
@@ -28,13 +29,23 @@ func TestJobsInTheTUIThroughTmux(t *testing.T) {
 	tm.waitFor("The server runs in the background.", "1 job running")
 	tm.keys("/jobs", "Enter")
 	tm.waitFor("job 1  running", "sleep 1000")
-	data, err := os.ReadFile(filepath.Join(dir, "server.pid"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	pid := jobPid(t, filepath.Join(dir, "server.pid"))
 	quit(t, tm)
 	if !processGone(pid) {
 		t.Errorf("the job's process %d outlived keel", pid)
 	}
+}
+
+// jobPid waits for the job to write its pid: /jobs lists the job as soon
+// as it starts, before its shell has run the echo.
+func jobPid(t *testing.T, path string) int {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		data, _ := os.ReadFile(path)
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
+			return pid
+		}
+	}
+	t.Fatalf("the job never wrote its pid to %s", path)
+	return 0
 }
