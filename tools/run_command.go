@@ -64,6 +64,9 @@ func (rc *runCommand) run(ctx context.Context, p runCommandParams) (Result, erro
 	}
 	res := rc.execTracking(ctx, p.Command, dir, time.Duration(timeout)*time.Second)
 	res.Output = note + res.Output
+	if rc.opts.Jobs != nil && detaches(p.Command) {
+		res.Output += "\n" + detachHint
+	}
 	return res, nil
 }
 

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,4 +70,25 @@ func TestIdentityAndReadsThroughTheBinary(t *testing.T) {
 		{name: "the same lines in five more spellings", files: sub, rounds: calls("never reached", same...),
 			fired: []string{"reread@3", "halt@4"}, stop: "loop_detected"},
 	})
+}
+
+// TestDetachedCommandIsToldAboutJobs: a command that puts a server in the
+// background its own way (nohup … &) has it stopped when it returns, and
+// its result tells the model how to keep one running (background: true).
+func TestDetachedCommandIsToldAboutJobs(t *testing.T) {
+	c := binCase{name: "nohup &", rounds: calls("started",
+		runCmd("nohup sh -c 'echo $$ > server.pid; exec sleep 1000' > server.log 2>&1 &", "")),
+		fired: []string{}, stop: "completed"}
+	r := runBin(t, c)
+	res := r.toolResults("run_command")
+	if len(res) != 1 || !strings.Contains(fmt.Sprint(res[0]["output"]), "background: true") {
+		t.Errorf("the result does not say how to keep it running: %v", res)
+	}
+	data, err := os.ReadFile(filepath.Join(r.dir, "server.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pid, _ := strconv.Atoi(strings.TrimSpace(string(data))); pid <= 0 || !processGone(pid) {
+		t.Errorf("the detached process %q outlived its command", data)
+	}
 }
