@@ -86,8 +86,10 @@ func runKeelHome(t *testing.T, home string, srv *llmtest.Server, dir string, std
 // runKeelEnv is runKeelHome with more environment variables.
 func runKeelEnv(t *testing.T, home string, env []string, srv *llmtest.Server, dir string, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	bin := keelBinary(t) // before the deadline: a cold build on a busy machine takes minutes
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a hang guard: a busy 2-core machine has taken minutes
+	// The binary is built before the deadline starts: a cold build on a
+	// busy machine takes minutes. The deadline is only a hang guard.
+	bin := keelBinary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.WaitDelay = 5 * time.Second
