@@ -99,7 +99,10 @@ func TestJobSilentPollsNudgeNeverHalt(t *testing.T) {
 // The job's tree: job_stop kills the command and what it started, even a
 // process that left the process group.
 func TestJobStopKillsTheTree(t *testing.T) {
-	tree := "sleep 1000 & echo $! > pids\nsetsid sleep 1000 & echo $! >> pids\n(sleep 1000 & echo $! >> pids; wait) &\necho started\nwait\n"
+	// "started" only once all three have written their pid: the
+	// subshell may run after the line that follows it.
+	tree := "sleep 1000 & echo $! > pids\nsetsid sleep 1000 & echo $! >> pids\n(sleep 1000 & echo $! >> pids; wait) &\n" +
+		"while [ \"$(wc -l < pids)\" -lt 3 ]; do sleep 0.01; done\necho started\nwait\n"
 	c := binCase{name: "stop", files: map[string]string{"tree.sh": tree},
 		rounds: []llmtest.Round{
 			llmtest.ToolRound(tc("run_command", "command", "bash tree.sh", "background", true)),
