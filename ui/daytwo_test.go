@@ -40,6 +40,11 @@ func TestWelcomeKeepsThePathWhole(t *testing.T) {
 	if got := plain(m); !strings.Contains(got, path) {
 		t.Fatalf("the path is cut:\n%s", got)
 	}
+	// A new user's trial: with an OpenAI-compatible server, the screen
+	// named the key only, not where the server is.
+	if got := plain(m); !strings.Contains(got, "export OPENAI_BASE_URL=https://host/v1") {
+		t.Fatalf("the welcome screen does not say how to point keel at another service:\n%s", got)
+	}
 }
 
 // /compact's event lowers the context figure at once (issue 32: it stayed

@@ -20,7 +20,8 @@ func steps(configPath string) []struct{ head, body string } {
 		configPath = "config.toml"
 	}
 	return []struct{ head, body string }{
-		{"1. OpenAI (or any OpenAI-compatible service)", "export OPENAI_API_KEY=sk-…   then run keel again"},
+		{"1. OpenAI (or any OpenAI-compatible service)", "export OPENAI_API_KEY=sk-…   then run keel again\n" +
+			"another service: export OPENAI_BASE_URL=https://host/v1 too"},
 		{"2. A local model with Ollama", "after ollama pull:   keel --provider ollama --model qwen2.5-coder"},
 		{"3. A config file", "keel config init   writes a commented " + configPath + " to edit"},
 	}
