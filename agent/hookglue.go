@@ -36,7 +36,7 @@ func (HookRan) event() {}
 // runHooks runs an event's hooks, shows and records every run, and
 // returns what they decided together.
 func (s *Session) runHooks(ctx context.Context, in hooks.Input) hooks.Outcome {
-	if s.opts.Hooks == nil || !s.opts.Hooks.Has(in.HookEventName) {
+	if !s.hooksFor(in.HookEventName) {
 		return hooks.Outcome{}
 	}
 	in.SessionID, in.Cwd, in.AgentName = s.ID(), s.opts.Workdir, s.opts.AgentName
@@ -54,11 +54,19 @@ func (s *Session) runHooks(ctx context.Context, in hooks.Input) hooks.Outcome {
 	return out
 }
 
+// hooksFor reports whether any hook listens to event.
+func (s *Session) hooksFor(event hooks.Event) bool {
+	return s.opts.Hooks != nil && s.opts.Hooks.Has(event)
+}
+
 // preToolHooks runs PreToolUse for a call. A block denies the call (the
 // model gets the hook's reason); otherwise it returns the verdict the
 // permission check takes into account (allow: do not ask; ask: ask even
 // if a rule allows).
 func (t *task) preToolHooks(ctx context.Context, o *outcome) (verdict string, run bool) {
+	if !t.s.hooksFor(hooks.PreToolUse) {
+		return "", true // nothing listens: the call's input is not copied for no one
+	}
 	out := t.s.runHooks(ctx, hooks.Input{HookEventName: hooks.PreToolUse, ToolName: o.call.Name,
 		ToolInput: rawArgs(o.call.Arguments), ToolUseID: o.call.ID})
 	d, why := out.Permission()
@@ -75,6 +83,9 @@ func (t *task) preToolHooks(ctx context.Context, o *outcome) (verdict string, ru
 // postToolHooks runs PostToolUse for a call that ran; a block's reason
 // and any added context reach the model after the call's output.
 func (t *task) postToolHooks(ctx context.Context, o *outcome) {
+	if !t.s.hooksFor(hooks.PostToolUse) {
+		return
+	}
 	out := t.s.runHooks(ctx, hooks.Input{HookEventName: hooks.PostToolUse, ToolName: o.call.Name, ToolInput: rawArgs(o.call.Arguments),
 		ToolUseID: o.call.ID, ToolResponse: &hooks.ToolResponse{Output: o.result.Output, IsError: o.result.IsError, ExitCode: o.result.ExitCode}})
 	if blocked, why := out.Blocked(); blocked && why != "" {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/keel-dev/keel/discipline"
 	"github.com/keel-dev/keel/tools"
@@ -87,7 +88,7 @@ func resolveIn(dir, p string) string {
 func callSummary(o outcome) discipline.ToolCall {
 	c := discipline.ToolCall{
 		Name:       o.call.Name,
-		Args:       discipline.NormalizeArgs(o.call.Arguments),
+		Args:       guardArgs(o.call.Arguments),
 		ResultHash: discipline.HashOutput(o.output),
 		IsError:    o.result.IsError,
 	}
@@ -191,4 +192,20 @@ func planView(p *Plan) discipline.PlanView {
 		}
 	}
 	return v
+}
+
+// bigArgs is the size past which a call's arguments reach the guards as a
+// digest: a 50 MB write_file's content, normalized, copied into the
+// repeat guard's keys and kept for the task, cost 50 MB each time
+// (issue 26); equal arguments still give equal digests.
+const bigArgs = 64 << 10
+
+// guardArgs is what the guards compare a call's arguments by: normalized
+// JSON, or for big arguments their start and a digest of them all.
+func guardArgs(args string) string {
+	if len(args) <= bigArgs {
+		return discipline.NormalizeArgs(args)
+	}
+	sum := sha256.Sum256([]byte(args))
+	return strings.ToValidUTF8(args[:200], "") + "… sha256:" + hex.EncodeToString(sum[:])
 }

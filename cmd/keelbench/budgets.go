@@ -19,6 +19,7 @@ const (
 	SourceExec       = "exec"        // bin/keel started with Args and run to exit: the median wall time
 	SourceFloor      = "floor"       // the keelbench workload run by the null client, not keel (Rounds, Metric)
 	SourceTelemetry  = "telemetry"   // CPU per round with telemetry on as % of off, alternated runs (Rounds)
+	SourceMemory     = "memory"      // keel's peak RSS through one tool call on a large input (Metric: memory.go)
 )
 
 // Budget is one figure of the table: how it is measured and the most it may
@@ -105,13 +106,17 @@ func (f Budget) check() error {
 		if _, ok := (PaintResult{}).Metric(f.Metric); !ok {
 			return fmt.Errorf("first-paint has no metric %q", f.Metric)
 		}
+	case SourceMemory:
+		if _, ok := (MemoryResult{}).Metric(f.Metric); !ok {
+			return fmt.Errorf("memory has no metric %q", f.Metric)
+		}
 	case SourceTelemetry:
 		if f.Rounds < 1 || f.Unit != "%" {
 			return fmt.Errorf("a telemetry figure needs rounds and the unit %%")
 		}
 	case SourceBinary:
 	default:
-		return fmt.Errorf("source %q is not keelbench, floor, gobench, binary, tui-idle, tui-session, first-paint, exec or telemetry", f.Source)
+		return fmt.Errorf("source %q is not keelbench, floor, gobench, binary, tui-idle, tui-session, first-paint, exec, telemetry or memory", f.Source)
 	}
 	return nil
 }

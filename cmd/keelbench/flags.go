@@ -22,6 +22,7 @@ type options struct {
 	tuiIdle      bool
 	tuiSession   bool
 	firstPaint   bool
+	memory       bool
 	suite        bool
 	gobench      string
 	budgets      string
@@ -49,6 +50,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.tuiIdle, "tui-idle", false, "measure the TUI's idle CPU in tmux instead of a headless run")
 	fs.BoolVar(&o.tuiSession, "tui-session", false, "measure keel's memory after a 1,000-round session in the TUI (needs tmux)")
 	fs.BoolVar(&o.firstPaint, "first-paint", false, "measure the TUI's first paint of a resumed 5,000-message session, and of a new one (needs tmux)")
+	fs.BoolVar(&o.memory, "memory", false, "measure keel's peak RSS through a grep over a 2 GB file, a 50 MB write_file and an edit_file in a 50 MB file")
 	fs.BoolVar(&o.suite, "suite", false, "measure every figure in -budgets and print the table")
 	fs.StringVar(&o.gobench, "gobench", "", "with -suite: a file of `go test -bench` output (\"-\" for stdin)")
 	fs.StringVar(&o.budgets, "budgets", "cmd/keelbench/budgets.json", "the budgets file")
@@ -109,6 +111,16 @@ func (o options) dispatch(ctx context.Context, stdout, stderr io.Writer) (int, e
 			return 1, err
 		}
 		return 0, o.print(stdout, map[string]float64{"messages": float64(r.Messages), "resumed_ms": r.ResumedMs, "new_ms": r.NewMs, "record_wall_ms": r.RecordWall})
+	case o.memory:
+		r, err := Memory(ctx, o.keel, stderr)
+		if err != nil {
+			return 1, err
+		}
+		mb := map[string]float64{}
+		for k, v := range r {
+			mb[strings.TrimSuffix(k, "_bytes")+"_mb"] = v / (1 << 20)
+		}
+		return 0, o.print(stdout, mb)
 	case o.tuiIdle:
 		idle, err := TUIIdle(ctx, o.keel, stderr)
 		if err != nil {

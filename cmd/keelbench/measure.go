@@ -12,6 +12,7 @@ type Measurements struct {
 	TUIIdle     IdleResult
 	TUISession  SessionResult
 	FirstPaint  PaintResult
+	Memory      MemoryResult
 	Exec        map[string]float64 // exec figures by execKey(args): median ms
 	Telemetry   map[int]float64    // by workload rounds: CPU per round with telemetry on, % of off
 	Skipped     map[string]string  // source → why it was not measured
@@ -97,6 +98,12 @@ func (m Measurements) canonical(f Budget) (float64, string) {
 		return v, ""
 	case SourceFirstPaint:
 		v, _ := m.FirstPaint.Metric(f.Metric)
+		return v, ""
+	case SourceMemory:
+		v, ok := m.Memory[f.Metric]
+		if !ok {
+			return 0, "not run"
+		}
 		return v, ""
 	case SourceTelemetry:
 		v, ok := m.Telemetry[f.Rounds]

@@ -136,6 +136,11 @@ func (o options) measure(ctx context.Context, bins []string, b Budgets, stderr i
 			o.measureFirstPaint(ctx, &all[i], stderr)
 		}
 	}
+	for i, keel := range bins {
+		if b.Needs(SourceMemory) {
+			o.measureMemory(ctx, keel, &all[i], stderr)
+		}
+	}
 	return all, nil
 }
 
@@ -208,6 +213,18 @@ func (o options) measureFirstPaint(ctx context.Context, m *Measurements, stderr 
 	default:
 		m.FirstPaint = r
 	}
+}
+
+// measureMemory fills the memory figures, or records why they were
+// skipped, like measureTUIIdle.
+func (o options) measureMemory(ctx context.Context, keel string, m *Measurements, stderr io.Writer) {
+	r, err := Memory(ctx, keel, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "keelbench: memory: %v\n", err)
+		m.Skipped[SourceMemory] = "the memory runs failed (see above)"
+		return
+	}
+	m.Memory = r
 }
 
 // printSuite prints the table and a summary; with -strict a missed budget
