@@ -69,6 +69,16 @@ func progress(ctx context.Context, req *sdk.CallToolRequest, in ProgressIn) (*sd
 			return nil, nil, err
 		}
 	}
+	if token != nil {
+		// As a real long-running tool's steps would, the steps reach the
+		// client before the answer: the SDK's client handles notifications
+		// in order and ahead of a later ping, while a response may overtake
+		// them, so a round trip after the last step keeps tests that watch
+		// for progress during the call from depending on scheduling.
+		if err := req.Session.Ping(ctx, nil); err != nil {
+			return nil, nil, err
+		}
+	}
 	return text(fmt.Sprintf("progress: %d steps, token %v", in.Steps, token != nil)), nil, nil
 }
 
