@@ -253,9 +253,12 @@ func processGone(pid int) bool {
 // waits for each new line). That is progress, not a rerun loop, though no
 // file changes until the server is up.
 func TestWaitingOnAJobIsNotARerunLoop(t *testing.T) {
-	job := "for i in 1 2 3 4 5 6; do echo \"warming up $i\"; sleep 0.3; done; touch ready; echo up; sleep 1000"
+	// The job warms up until the fake model has handed out four checks
+	// (the file go), so the checks happen however slow the machine is.
+	job := "while [ ! -f go ]; do echo warming up; sleep 0.3; done; touch ready; echo up; sleep 1000"
 	check := tc("run_command", "command", "test -f ready && echo up || { echo \"not ready: $(echo $$ | tr 0-9 a-j)\"; exit 1; }")
 	poll := tc("job_output", "job_id", "1", "wait_seconds", 30)
+	checks := 0
 	c := binCase{name: "waiting on a job", handle: func(dir string, n int, req llmtest.RecordedRequest) llmtest.Round {
 		last := lastTool(req)
 		switch {
@@ -264,6 +267,11 @@ func TestWaitingOnAJobIsNotARerunLoop(t *testing.T) {
 		case strings.HasPrefix(last, "up"):
 			return llmtest.TextRound("the server is up")
 		case strings.HasPrefix(last, "job 1"):
+			if checks++; checks == 4 {
+				if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
+					t.Error(err)
+				}
+			}
 			return llmtest.ToolRound(check) // after a poll, check again
 		}
 		return llmtest.ToolRound(poll) // after the start or a failed check, wait for news
