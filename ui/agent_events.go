@@ -2,6 +2,7 @@ package ui
 
 import (
 	"runtime/debug"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -200,10 +201,19 @@ func (m *Model) taskStopped(ev agent.TaskStopped) {
 	case ev.Reason == agent.StopCancelled:
 		m.notice("cancelled — the task stopped; type a new prompt to go on")
 	case ev.Err != nil || ev.Reason == agent.StopProviderError:
-		m.errorCard(stopText(ev) + " — check the provider in `keel config` or try again")
+		m.errorCard(providerAdvice(stopText(ev)))
 	default:
 		m.errorCard(stopText(ev) + " — send a prompt to continue, or /log to see what happened")
 	}
+}
+
+// providerAdvice ends a provider error with what to check, unless it
+// already says (a 404 or an unknown host names the base URL to check).
+func providerAdvice(text string) string {
+	if strings.Contains(text, "check the ") {
+		return text
+	}
+	return text + " — check the provider in `keel config` or try again"
 }
 
 func stopText(ev agent.TaskStopped) string {

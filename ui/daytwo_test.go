@@ -162,3 +162,25 @@ func TestResumedPermissionNotes(t *testing.T) {
 		}
 	}
 }
+
+// A provider error that says what to check is not followed by the
+// generic advice (a new user's trial: the 404's "check the base URL
+// (OPENAI_BASE_URL, …)" ended "— check the provider in `keel config` or
+// try again"); one that does not say gets it.
+func TestProviderErrorAdviceOnce(t *testing.T) {
+	for _, tt := range []struct {
+		msg     string
+		generic bool
+	}{
+		{"openai has no chat-completions endpoint at http://h/chat/completions (HTTP 404): check the base URL (OPENAI_BASE_URL)", false},
+		{"openai: HTTP 500: internal error", true},
+	} {
+		m := newTestModel(t, 120, 30)
+		m.running = true
+		send(m, events(agent.TaskStopped{Reason: agent.StopProviderError, Message: tt.msg}))
+		got := plain(m)
+		if strings.Contains(got, "check the provider in") != tt.generic || !strings.Contains(got, "HTTP") {
+			t.Errorf("%q: the generic advice shows %v, want %v:\n%s", tt.msg, !tt.generic, tt.generic, got)
+		}
+	}
+}
