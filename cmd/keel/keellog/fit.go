@@ -6,9 +6,7 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/term"
+	"unicode/utf8"
 
 	"github.com/keel-dev/keel/internal/termtext"
 )
@@ -24,31 +22,26 @@ func writeTable(out io.Writer, fill func(tw io.Writer)) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := io.WriteString(out, fit(buf.String(), terminalWidth(out)))
+	width := 0
+	if f, ok := out.(*os.File); ok {
+		width = terminalWidth(f)
+	}
+	_, err := io.WriteString(out, fit(buf.String(), width))
 	return err
 }
 
-// fit cuts each line of text at width columns; width 0 leaves it whole.
+// fit cuts each line of text at width runes; width 0 leaves it whole.
+// The text is sanitised and the table's columns are ASCII: a rune is a
+// column but for a wide character in a prompt, whose line may still wrap.
 func fit(text string, width int) string {
-	if width <= 0 {
+	if width <= 1 {
 		return text
 	}
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, width, "…")
+		if utf8.RuneCountInString(l) > width {
+			lines[i] = string([]rune(l)[:width-1]) + "…"
+		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// terminalWidth is out's width in columns when it is a terminal, else 0.
-func terminalWidth(out io.Writer) int {
-	f, ok := out.(*os.File)
-	if !ok || !term.IsTerminal(f.Fd()) {
-		return 0
-	}
-	cols, _, err := term.GetSize(f.Fd())
-	if err != nil {
-		return 0
-	}
-	return cols
 }
