@@ -169,7 +169,7 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 	if tool.Class() != tools.ReadOnly {
 		s.opts.Recorder.intent(s.currentRound(), o.call, o.started) // shown even if keel dies while it runs
 	}
-	ctx = withCallID(tools.WithTarget(ctx, o.target), o.call.ID)
+	ctx = withCall(withCallID(tools.WithTarget(ctx, o.target), o.call.ID), t, o)
 	if o.writes {
 		ctx = tools.WithWrites(ctx)
 	}

@@ -26,7 +26,13 @@ type Options struct {
 	Asker       Asker         // nil: a guard's question halts (headless)
 	ConfirmPlan bool          // show the task's plan before its first side effect
 	Confirmer   PlanConfirmer // nil: plans are approved with a notice (headless)
+	// RecordAsker is asked before a change the datalog cannot record; nil
+	// (headless): the change is not made and the task stops.
+	RecordAsker RecordAsker
 	Yolo        bool
+	// Workspace is where the tools write: New journals its writes in the
+	// datalog (undo). Nil: none journaled.
+	Workspace *tools.Workspace
 
 	// Hooks runs the user's hook commands at the session's events; nil
 	// runs none.

@@ -15,8 +15,10 @@ import (
 
 // Recorder writes a session to the datalog: one committed record per
 // round, committed while the next request is built and before it leaves. A nil *Recorder records
-// nothing. Write failures are reported once as a Notice and retried by
-// the datalog with the next write; the task carries on.
+// nothing. An outage (a disk full, a lock) is reported as DatalogHealth
+// events, other write failures once as a Notice; the datalog keeps the
+// records and retries them, and a task whose records are not saved by its
+// end stops with datalog_unavailable.
 type Recorder struct {
 	db        *datalog.DB
 	sessionID string
@@ -202,6 +204,59 @@ func (r *Recorder) intent(round int, call llm.ToolCall, started time.Time) {
 		CallID: call.ID, Name: call.Name, Arguments: call.Arguments, Started: started}))
 }
 
+// journal commits a file change about to be made (the file journal) and
+// returns its row; it waits for the commit. An error means the datalog
+// cannot record it.
+func (r *Recorder) journal(ctx context.Context, round, task int, callID string, c tools.FileChange) (int64, error) {
+	if !r.usable() {
+		return 0, r.unusable()
+	}
+	r.settle()
+	fc := datalog.FileChange{Path: c.Path, Existed: c.Existed, Before: c.Before, Mode: c.Mode,
+		BeforeSHA256: c.BeforeSHA256, AfterSHA256: c.AfterSHA256}
+	if len(c.Splices) > 0 {
+		fc.Splices, _ = json.Marshal(c.Splices)
+	}
+	id, err := r.journalRetrying(ctx, datalog.JournalEntry{SessionID: r.sessionID, Round: round, TaskSeq: task, CallID: callID, Change: fc})
+	if err != nil {
+		r.report(err)
+	}
+	return id, err
+}
+
+// journalWait is how long a file change waits for a datalog that cannot
+// save (a lock another process holds, a disk being freed) before keel
+// refuses to make it or asks.
+const journalWait = 5 * time.Second
+
+// journalRetrying commits e, retrying an outage for up to journalWait.
+func (r *Recorder) journalRetrying(ctx context.Context, e datalog.JournalEntry) (int64, error) {
+	wctx, cancel := context.WithTimeout(ctx, journalWait)
+	defer cancel()
+	for backoff := 50 * time.Millisecond; ; backoff = min(2*backoff, time.Second) {
+		id, err := r.db.JournalChange(ctx, e)
+		var we *datalog.WriteError
+		if err == nil || !errors.As(err, &we) {
+			return id, err
+		}
+		t := time.NewTimer(backoff)
+		select {
+		case <-wctx.Done():
+			t.Stop()
+			return 0, err
+		case <-t.C:
+		}
+	}
+}
+
+// unusable says why there is no datalog to record into.
+func (r *Recorder) unusable() error {
+	if r.openErr != nil {
+		return fmt.Errorf("the datalog could not be opened: %w", r.openErr)
+	}
+	return errors.New("the datalog is not open")
+}
+
 // compacted notes that the history was replaced.
 func (r *Recorder) compacted(int) {
 	if r == nil {
@@ -237,6 +292,7 @@ func (r *Recorder) round(t *task, resp llm.Response, outs []outcome, fired []Int
 	r.mu.Unlock()
 	rec.Request, rec.Response = resp.RequestBody, resp.ResponseBody
 	rec.ToolCalls, rec.FileChanges = toolRows(outs, t.seq)
+	rec.DropJournal = s.journal.settle(outs)
 	rec.Interventions = interventionRows(fired)
 	r.settle()
 	wait := r.db.QueueRound(context.Background(), rec)
@@ -311,10 +367,14 @@ func (r *Recorder) report(err error) {
 		return
 	}
 	var we *datalog.WriteError
-	if !errors.As(err, &we) {
-		err = fmt.Errorf("datalog write failed: %w; keel carries on without it", err)
+	if errors.As(err, &we) {
+		return // an outage: DatalogHealth tells of it (watchHealth)
 	}
-	notify(err.Error())
+	if err == r.openErr {
+		notify(err.Error())
+		return
+	}
+	notify(fmt.Sprintf("datalog write failed: %v", err))
 }
 
 // roundRow is the datalog row of the task's current round.
@@ -339,7 +399,7 @@ func toolRows(outs []outcome, taskSeq int) ([]datalog.ToolCall, []datalog.FileCh
 			Progress: progressJSON(o.progress.finish()),
 		})
 		for _, c := range o.result.Changes {
-			fc := datalog.FileChange{TaskSeq: taskSeq, ToolCallID: o.call.ID, Path: c.Path,
+			fc := datalog.FileChange{TaskSeq: taskSeq, ToolCallID: o.call.ID, Path: c.Path, JournalID: c.JournalID,
 				Existed: c.Existed, Before: c.Before, After: c.After, Mode: c.Mode, ByCommand: c.ByCommand}
 			if len(c.Splices) > 0 { // a large file: the replaced pieces and the hashes, not two copies
 				fc.Splices, _ = json.Marshal(c.Splices)

@@ -27,6 +27,7 @@ type Session struct {
 
 	reflected reflections // the round's reflect call, for the task
 	mem       *memory     // the working memory (the note tool)
+	journal   *fileJournal
 
 	mu     sync.Mutex // guards the fields below
 	state  State
@@ -84,7 +85,12 @@ func New(opts Options) *Session {
 	}
 	s.defs = buildToolDefs(s.opts.Tools)
 	s.world = newWorldWatch(opts.Workdir)
+	s.journal = &fileJournal{s: s, ids: map[string][]int64{}}
+	if opts.Workspace != nil {
+		opts.Workspace.SetJournal(s.journal)
+	}
 	opts.Recorder.bind(func(text string) { s.out.send(Notice{Text: text}) })
+	opts.Recorder.watchHealth(s.out.send, s.out.done)
 	if opts.Jobs != nil {
 		opts.Jobs.Notify(s.jobChanged)
 	}

@@ -53,6 +53,10 @@ const (
 	StopProviderError   StopReason = "provider_error"
 	StopContextOverflow StopReason = "context_overflow"
 	StopHookBlocked     StopReason = "hook_blocked" // a UserPromptSubmit hook blocked the prompt (or said not to continue)
+	// StopDatalog: the datalog could not record a change keel was about to
+	// make (so undo could not restore it), or the task's records, and
+	// nobody could say to go on.
+	StopDatalog StopReason = "datalog_unavailable"
 )
 
 // Halted reports whether the reason is a limit, a guard or a stop short
@@ -75,7 +79,8 @@ func (r StopReason) finalState() State {
 		return StateError
 	case StopCancelled:
 		return StateCancelled
-	default:
+	default: // StopDatalog too: a safety stop, not the provider's error
+
 		return StateHalted
 	}
 }

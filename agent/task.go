@@ -38,6 +38,9 @@ type task struct {
 	Denials        []Denial
 	reflections    []Reflection  // the model's reflections, for the task's lesson
 	reqMessages    []llm.Message // the last request's messages, its slice reused
+	// datalogStop is set when the datalog could not record a change and
+	// nobody could let it through (headless): the task stops after the round.
+	datalogStop atomic.Pointer[stop]
 }
 
 // taskLimits are the figures the task's limits are checked against.
@@ -223,6 +226,10 @@ func (t *task) afterResponse(ctx context.Context, resp llm.Response) *stop {
 	if ctx.Err() != nil {
 		t.s.opts.Recorder.round(t, resp, outcomes, nil)
 		return &stop{reason: StopCancelled, message: "cancelled while tools were running"}
+	}
+	if st := t.datalogStop.Load(); st != nil {
+		t.s.opts.Recorder.round(t, resp, outcomes, nil)
+		return st
 	}
 	t.s.setState(StateObserving, "")
 	fired := t.observe(outcomes, false)

@@ -13,7 +13,7 @@
 // Deny returns Reason to the model, Ask goes to the user (or is denied
 // headless); "allow for this session" is pol.Grant(decision.Grant). Each
 // Result carries Reads (for the re-read guard) and Changes (for undo,
-// which is Restore(changes) in the order they were made).
+// which is Undo(changes) in the order they were made).
 //
 // Each tool lives in its own file with a typed params struct; schemaFor
 // turns its json, description and enum tags into the JSON schema.

@@ -27,7 +27,7 @@ func editFile(ctx context.Context, ws *Workspace, p editFileParams) (Result, err
 		return errResult("%s", msg), nil
 	}
 	if fi, err := statAt(abs); err == nil && fi.Mode().IsRegular() && fi.Size() > largeFileBytes {
-		return editLarge(ws, abs, p)
+		return editLarge(ctx, ws, abs, p)
 	}
 	before, mode, existed, msg := statForWrite(ctx, ws, abs)
 	rel := ws.Rel(abs)

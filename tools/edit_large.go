@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -95,7 +96,7 @@ func hexVersion(sum []byte) string { return hex.EncodeToString(sum[:8]) }
 // editLarge applies an exact edit to a large file by streaming it twice:
 // once to check it is fresh and find old_string, once to write the new
 // file through the checked directory (a temp file and a rename).
-func editLarge(ws *Workspace, abs string, p editFileParams) (Result, error) {
+func editLarge(ctx context.Context, ws *Workspace, abs string, p editFileParams) (Result, error) {
 	rel := ws.Rel(abs)
 	r, err := openDir(filepath.Dir(abs))
 	if err != nil {
@@ -127,10 +128,16 @@ func editLarge(ws *Workspace, abs string, p editFileParams) (Result, error) {
 	for i, off := range scan.offsets {
 		splices[i] = Splice{Offset: off, Line: scan.lines[i], Old: old, New: repl}
 	}
+	ch := FileChange{Path: abs, Existed: true, Mode: uint32(fi.Mode().Perm()), Splices: splices,
+		BeforeSHA256: hex.EncodeToString(scan.sum)}
+	if msg := ws.record(ctx, &ch); msg != "" { // the new hash is known once written
+		return errResult("%s", msg), nil
+	}
 	after, err := rewriteLarge(r, f, filepath.Base(abs), fi.Mode(), scan.sum, splices)
 	if err != nil {
 		return errResult("edit of %s not applied: %v", rel, err), nil
 	}
+	ch.AfterSHA256 = hex.EncodeToString(after)
 	ws.MarkRead(abs, hexVersion(after))
 	diff := spliceDiff(rel, splices)
 	note := ""
@@ -138,8 +145,6 @@ func editLarge(ws *Workspace, abs string, p editFileParams) (Result, error) {
 		note = fmt.Sprintf("; replaced %d occurrences", len(splices))
 	}
 	out := fmt.Sprintf("updated %s (%s, edited in place as a large file: exact matches only)%s\n%s", rel, humanSize(fi.Size()), note, diff)
-	ch := FileChange{Path: abs, Existed: true, Mode: uint32(fi.Mode().Perm()), Splices: splices,
-		BeforeSHA256: hex.EncodeToString(scan.sum), AfterSHA256: hex.EncodeToString(after)}
 	return Result{Output: out, Diff: diff, Changes: []FileChange{ch}}, nil
 }
 

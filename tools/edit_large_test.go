@@ -105,9 +105,7 @@ func TestEditLargeFile(t *testing.T) {
 				if ch := res.Changes[0]; ch.Before != nil || ch.After != nil || len(ch.Splices) == 0 || len(res.Diff) > 64<<10 {
 					t.Errorf("a large edit keeps %d+%d bytes of content and a %d-byte diff", len(ch.Before), len(ch.After), len(res.Diff))
 				}
-				if err := Restore(res.Changes); err != nil {
-					t.Fatal(err)
-				}
+				undoAll(t, res.Changes)
 				if got := readTestFile(t, abs); got != cur {
 					t.Fatal("undo did not restore the large file")
 				}

@@ -19,7 +19,7 @@ func rewriteLarge(r *os.Root, in *os.File, base string, mode fs.FileMode, want [
 	if _, err := in.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	tmp := "." + base + ".keel-" + randomSuffix()
+	tmp := tempName(base)
 	out, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
 	if err != nil {
 		return nil, err

@@ -101,7 +101,7 @@ func writeAt(abs string, data []byte, mode fs.FileMode) error {
 	}
 	defer r.Close()
 	base := filepath.Base(abs)
-	tmp := "." + base + ".keel-" + randomSuffix()
+	tmp := tempName(base)
 	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
 	if err != nil {
 		return fmt.Errorf("write %s: %w", abs, err)

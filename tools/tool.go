@@ -54,6 +54,9 @@ type FileChange struct {
 	// the workspace (content unknown: undo cannot restore it). Deleted:
 	// the command removed the file.
 	ByCommand, Deleted bool
+	// JournalID is the Journal's record of this change, made before the
+	// file was written (0: not journaled).
+	JournalID int64
 }
 
 // ReadSpan is a region of a file a tool returned to the model. Version

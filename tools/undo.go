@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -10,81 +9,221 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
-// ErrChangedSince is wrapped by Restore's error when a file changed after
-// keel wrote it, so callers can tell a refusal from an I/O failure.
-var ErrChangedSince = errors.New("changed since keel wrote it")
-
-// Restore undoes changes (in the order they were made) by putting back
-// each file's content in reverse order; a file keel created is removed.
-// It first checks every file still holds what keel last wrote and, if any
-// does not, restores nothing and names them.
-// Changes a command made (ByCommand) are left alone: keel never knew
-// their content; Restore's caller says so.
-func Restore(changes []FileChange) error {
-	changes = keelsOwn(changes)
-	if err := checkUnchanged(changes); err != nil {
-		return err
-	}
-	for i := len(changes) - 1; i >= 0; i-- {
-		c := changes[i]
-		var err error
-		switch {
-		case !c.Existed:
-			if err = removeAt(c.Path); os.IsNotExist(err) {
-				err = nil
-			}
-		case len(c.Splices) > 0:
-			err = unsplice(c)
-		default:
-			err = writeAt(c.Path, c.Before, fs.FileMode(c.Mode))
-		}
-		if err != nil {
-			return fmt.Errorf("undo: %s: %w", c.Path, err)
-		}
-	}
-	return nil
+// RecordedChange is a file change as the datalog kept it, for undo.
+type RecordedChange struct {
+	FileChange
+	ID int64 // the datalog's row
+	// Pending: journaled before the write, and keel was stopped before it
+	// knew whether the write happened.
+	Pending bool
+	// Withheld says why this change's content before (or its path) cannot
+	// be written back, e.g. it held a secret keel stored only redacted;
+	// "" when it can.
+	Withheld string
+	// PathWithheld: the stored path is not the real one (it held a
+	// secret), so undo cannot find the file; Withheld says so.
+	PathWithheld bool
 }
 
-// checkUnchanged compares each file with what its last change left:
-// the bytes, or for a large file's edit the hash.
-func checkUnchanged(changes []FileChange) error {
-	last := map[string]FileChange{}
+// FileOutcome is what undo did with one file.
+type FileOutcome struct {
+	Path string
+	IDs  []int64 // the changes of the file it covers
+	// Done: the file is as it was before the first change, restored now
+	// or already (Already: the write never happened, or an interrupted
+	// undo had restored it).
+	Done, Already bool
+	// Left says why undo left the file as it is ("" when Done). Retry:
+	// the changes stay to undo, for a later undo to try again (the file
+	// may come back to a state keel knows, an I/O error may pass).
+	Left  string
+	Retry bool
+}
+
+// Undo brings each file the changes touched back to its content before
+// the first of them. Changes are in the order they were made. Each file
+// is judged on its own, by comparing it with every state the changes
+// left it in (their hashes): in the last state it is restored; in an
+// earlier one (an undo was interrupted, a journaled write never happened)
+// it is restored from there; as it was before, nothing is written; in no
+// known state (changed since keel wrote it), it is left alone. Every step
+// is one atomic write, so an undo killed half-way leaves each file in one
+// of those states and the next undo finishes the job.
+func Undo(changes []RecordedChange) []FileOutcome {
 	var order []string
+	byPath := map[string][]RecordedChange{}
 	for _, c := range changes {
-		if _, seen := last[c.Path]; !seen {
+		if _, ok := byPath[c.Path]; !ok {
 			order = append(order, c.Path)
 		}
-		last[c.Path] = c
+		byPath[c.Path] = append(byPath[c.Path], c)
 	}
-	var changed []string
+	out := make([]FileOutcome, 0, len(order))
 	for _, p := range order {
-		same, err := holds(last[p])
-		switch {
-		case os.IsNotExist(err):
-			changed = append(changed, p+" (deleted)")
-		case err != nil:
-			return fmt.Errorf("undo: read %s: %w", p, err)
-		case !same:
-			changed = append(changed, p)
-		}
+		out = append(out, undoFile(p, byPath[p]))
 	}
-	if len(changed) > 0 {
-		return fmt.Errorf("undo refused, nothing restored: %s %w", strings.Join(changed, ", "), ErrChangedSince)
-	}
-	return nil
+	return out
 }
 
-// holds reports whether the file still holds what change c wrote.
-func holds(c FileChange) (bool, error) {
-	if len(c.Splices) > 0 {
-		sum, err := hashFile(c.Path)
-		return err == nil && hex.EncodeToString(sum) == c.AfterSHA256, err
+// undoFile restores one file from its changes.
+func undoFile(path string, all []RecordedChange) FileOutcome {
+	o := FileOutcome{Path: path}
+	var chain []RecordedChange
+	byCommand := false
+	for _, c := range all {
+		o.IDs = append(o.IDs, c.ID)
+		if c.ByCommand {
+			byCommand = true
+			continue
+		}
+		chain = append(chain, c)
 	}
-	cur, _, err := readAt(c.Path, 0)
-	return err == nil && bytes.Equal(cur, c.After), err
+	switch {
+	case len(chain) == 0:
+		o.Left = "a command changed it and keel never kept its content: restore it with git"
+		return o
+	case chain[0].PathWithheld:
+		o.Left = chain[0].Withheld
+		return o
+	}
+	k, moved, err := findState(path, chain)
+	if err != nil {
+		o.Left, o.Retry = "keel could not read it: "+err.Error(), true
+		return o
+	}
+	if k < 0 {
+		o.Left, o.Retry = "it changed since keel wrote it", true
+		if byCommand {
+			o.Left, o.Retry = "a command changed it after keel did, and keel never kept that content: restore it with git", false
+		}
+		return o
+	}
+	if k == 0 {
+		o.Done, o.Already = true, !moved
+		return o
+	}
+	if why, retry := rewind(path, chain, k); why != "" {
+		o.Left, o.Retry = why, retry
+		return o
+	}
+	o.Done = true
+	return o
+}
+
+// absent is the state of a file that does not exist.
+const absent = "absent"
+
+// beforeState and afterState are a change's states: the file's hash, or
+// absent, or "" when unknown (a pending large edit's result).
+func beforeState(c RecordedChange) string {
+	switch {
+	case !c.Existed:
+		return absent
+	case c.BeforeSHA256 != "":
+		return c.BeforeSHA256
+	case len(c.Splices) == 0:
+		return sha256Hex(c.Before) // a row older than the hashes
+	}
+	return ""
+}
+
+func afterState(c RecordedChange) string {
+	switch {
+	case c.AfterSHA256 != "":
+		return c.AfterSHA256
+	case c.After != nil:
+		return sha256Hex(c.After)
+	}
+	return ""
+}
+
+// findState returns k such that the file is now in the state the first
+// k changes of chain left it in (0: as before them all), preferring the
+// latest; -1 when it is in none. A pending large edit whose result is
+// unknown is tried by putting its replaced text back, which checks the
+// result against the state before it (moved: that was done).
+func findState(path string, chain []RecordedChange) (k int, moved bool, err error) {
+	cur, err := diskState(path)
+	if err != nil {
+		return 0, false, err
+	}
+	for k := len(chain); k >= 0; k-- {
+		var s string
+		if k == 0 {
+			s = beforeState(chain[0])
+		} else {
+			s = afterState(chain[k-1])
+		}
+		if s != "" && s == cur {
+			return k, false, nil
+		}
+	}
+	last := chain[len(chain)-1]
+	if last.Pending && afterState(last) == "" && len(last.Splices) > 0 && last.Withheld == "" {
+		if unsplice(last.FileChange) == nil {
+			return len(chain) - 1, true, nil
+		}
+	}
+	return -1, false, nil
+}
+
+// diskState is the file's hash now, or absent.
+func diskState(path string) (string, error) {
+	sum, err := hashFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return absent, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(sum), nil
+}
+
+// rewind takes the file from the state of chain's first k changes back to
+// before them: a run of whole-file changes in one write of the run's
+// first content, a large edit by putting its replaced text back. It
+// returns why it stopped ("" when done).
+func rewind(path string, chain []RecordedChange, k int) (why string, retry bool) {
+	for j := k; j >= 1; {
+		c := chain[j-1]
+		if len(c.Splices) > 0 {
+			if c.Withheld != "" {
+				return c.Withheld, false
+			}
+			if err := unsplice(c.FileChange); err != nil {
+				return "putting the replaced text back failed: " + err.Error(), true
+			}
+			j--
+			continue
+		}
+		i := j
+		for i > 1 && len(chain[i-2].Splices) == 0 {
+			i--
+		}
+		first := chain[i-1]
+		if first.Withheld != "" {
+			return first.Withheld, false
+		}
+		if err := putBack(first); err != nil {
+			return "writing it back failed: " + err.Error(), true
+		}
+		j = i - 1
+	}
+	return "", false
+}
+
+// putBack writes a whole-file change's content before, or removes the
+// file it created.
+func putBack(c RecordedChange) error {
+	if !c.Existed {
+		if err := removeAt(c.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	return writeAt(c.Path, c.Before, fs.FileMode(c.Mode))
 }
 
 // unsplice streams a large file back to its content before the edit and
@@ -101,7 +240,7 @@ func unsplice(c FileChange) error {
 		return err
 	}
 	defer in.Close()
-	tmp := "." + base + ".keel-" + randomSuffix()
+	tmp := tempName(base)
 	out, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fs.FileMode(c.Mode).Perm())
 	if err != nil {
 		return err
@@ -116,18 +255,16 @@ func unsplice(c FileChange) error {
 		return err
 	}
 	if hex.EncodeToString(sum.Sum(nil)) != c.BeforeSHA256 {
-		return errors.New("putting the replaced text back did not give the file as it was; nothing restored")
+		return errors.New("the result is not the file as it was; nothing restored")
 	}
 	return r.Rename(tmp, base)
 }
 
-// keelsOwn drops the changes commands made.
-func keelsOwn(changes []FileChange) []FileChange {
-	out := make([]FileChange, 0, len(changes))
-	for _, c := range changes {
-		if !c.ByCommand {
-			out = append(out, c)
-		}
+// String is one line for a report, e.g. "a.go: it changed since keel
+// wrote it".
+func (o FileOutcome) String() string {
+	if o.Done {
+		return o.Path
 	}
-	return out
+	return fmt.Sprintf("%s (%s)", o.Path, o.Left)
 }

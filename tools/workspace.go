@@ -25,7 +25,8 @@ type Workspace struct {
 	reads map[string]string // resolved path -> content version when last read or written
 	ign   *ignoreCache
 
-	client ClientFiles // an editor's view of the files (keel acp); nil: the disk
+	client  ClientFiles // an editor's view of the files (keel acp); nil: the disk
+	journal Journal     // records a file before it changes (SetJournal); nil: none
 }
 
 // NewWorkspace returns the workspace containing dir: the nearest ancestor

@@ -66,24 +66,55 @@ func resolveForWrite(ctx context.Context, ws *Workspace, p string) (string, stri
 	return abs, ""
 }
 
-// commitWrite writes after atomically and builds the result: a diff, the
-// undo record, and the new read version (keel knows what it wrote, so a
-// follow-up edit needs no re-read).
+// commitWrite journals the change, writes after atomically and builds the
+// result: a diff, the undo record, and the new read version (keel knows
+// what it wrote, so a follow-up edit needs no re-read).
 func commitWrite(ctx context.Context, ws *Workspace, abs string, before, after []byte, mode fs.FileMode, existed bool, note string) (Result, error) {
+	ch := FileChange{Path: abs, Existed: existed, Before: before, Mode: uint32(mode.Perm()),
+		BeforeSHA256: sha256Hex(before), AfterSHA256: sha256Hex(after)}
+	if msg := ws.record(ctx, &ch); msg != "" {
+		return errResult("%s", msg), nil
+	}
 	if err := ws.writeText(ctx, abs, after, mode); err != nil {
 		return errResult("write failed, file unchanged: %v", err), nil
 	}
+	ch.After = after
 	ws.MarkRead(abs, Version(after))
 	rel := ws.Rel(abs)
-	diff := udiff.Unified("a/"+rel, "b/"+rel, string(before), string(after))
 	verb := "updated"
 	if !existed {
 		verb = "created"
 	}
-	out := fmt.Sprintf("%s %s (%s lines)%s\n", verb, rel, commas(len(splitLines(string(after)))), note)
+	out := fmt.Sprintf("%s %s (%s lines)%s\n", verb, rel, commas(countLines(after)), note)
+	diff := writeDiff(rel, before, after, existed)
 	if existed {
 		out += diff // a new file's diff would only repeat the content
 	}
-	ch := FileChange{Path: abs, Existed: existed, Before: before, After: after, Mode: uint32(mode.Perm())}
 	return Result{Output: out, Diff: diff, Changes: []FileChange{ch}}, nil
+}
+
+// maxDiffBytes is the content size above which a write shows no diff: a
+// diff of a big file costs memory and time out of proportion, and nobody
+// reads it.
+const maxDiffBytes = 2 << 20
+
+// writeDiff is the unified diff of a write, or a line saying why there is
+// none.
+func writeDiff(rel string, before, after []byte, existed bool) string {
+	if len(before)+len(after) > maxDiffBytes {
+		return fmt.Sprintf("(no diff: %s is over %s)\n", rel, humanSize(maxDiffBytes))
+	}
+	if !existed {
+		before = nil
+	}
+	return udiff.Unified("a/"+rel, "b/"+rel, string(before), string(after))
+}
+
+// countLines is splitLines' count without the slice.
+func countLines(b []byte) int {
+	n := bytes.Count(b, []byte("\n"))
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
 }

@@ -168,6 +168,8 @@ func (m *Model) apply(ev agent.Event) {
 		m.subagentEvent(ev)
 	case agent.SubagentFinished:
 		m.tr.SubagentFinished(ev)
+	case agent.DatalogHealth:
+		m.datalogHealth(ev)
 	case agent.JobChanged:
 		m.status.SetJobs(ev.Running)
 		if !ev.Job.Running {

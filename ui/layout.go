@@ -36,6 +36,9 @@ func (m *Model) bottomHeight() int {
 	if m.foldedPlan() {
 		h++
 	}
+	if m.datalogAlert != "" {
+		h++
+	}
 	h += m.input.CompletionHeight()
 	return h
 }

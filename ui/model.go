@@ -26,11 +26,12 @@ import (
 // children (transcript, plan panel, status bar, input, dialogs, browser),
 // which own their state.
 type Model struct {
-	opts    Options
-	ctx     context.Context
-	session *agent.Session
-	st      theme.Styles
-	keys    keys.KeyMap
+	opts         Options
+	datalogAlert string // the datalog cannot save: the banner's text (datalog_banner.go)
+	ctx          context.Context
+	session      *agent.Session
+	st           theme.Styles
+	keys         keys.KeyMap
 	// resumedTail is where the transcript holds a resumed session's last
 	// rounds (entries [0]:[1]) until its whole record replaces them.
 	resumedTail [2]int

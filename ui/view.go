@@ -96,6 +96,9 @@ func (m *Model) bottomView() string {
 	if m.foldedPlan() {
 		rows = append(rows, m.plan.Summary(m.st, m.spinner(), m.width))
 	}
+	if b := m.datalogBanner(); b != "" {
+		rows = append(rows, b)
+	}
 	rows = append(rows, m.rule(), m.input.View())
 	rows = append(rows, m.status.View(m.st, m.spinner(), m.width))
 	return strings.Join(rows, "\n")

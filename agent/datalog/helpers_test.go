@@ -64,3 +64,17 @@ func mustWrite(t testing.TB, db *DB, rec RoundRecord) {
 		t.Fatal(err)
 	}
 }
+
+// markUndone records an undo of the changes ids of session sid, as keel
+// undo does: begun, then finished with all of them done.
+func markUndone(t testing.TB, db *DB, sid string, ids []int64) {
+	t.Helper()
+	ctx := context.Background()
+	run, err := db.BeginUndo(ctx, sid, 1, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.FinishUndo(ctx, run, ids); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -60,7 +60,9 @@ func (db *DB) CheckLastTask(ctx context.Context, root string) error {
 		return nil
 	}
 	var n int
-	err = db.reader(ctx).QueryRowContext(ctx, `SELECT COUNT(*) FROM rounds WHERE session_id = ? AND task_seq = ?`, id, task).Scan(&n)
+	// A change journaled before its round was committed counts: undo has it.
+	err = db.reader(ctx).QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM rounds WHERE session_id = ? AND task_seq = ?)
+		+ (SELECT COUNT(*) FROM file_changes WHERE session_id = ? AND task_seq = ?)`, id, task, id, task).Scan(&n)
 	if err != nil {
 		return fmt.Errorf("check the last task: %w", err)
 	}

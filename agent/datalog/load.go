@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 
 	"github.com/keel-dev/keel/agent/llm"
 )
@@ -151,46 +150,68 @@ func (db *DB) LatestPlan(ctx context.Context, id string) (*PlanSnapshot, error) 
 
 // TaskFileChanges returns the not yet undone file changes of the
 // session's last task that has any, oldest first, with their contents,
-// ready for undo: it reverts them in reverse order, then calls
-// MarkUndone. Contents that held a secret were stored redacted; so that
-// undo never writes a redaction mark into a file, TaskFileChanges
-// refuses with a *SecretNotStoredError (ErrSecretNotStored) when undo
-// would have to put back such a content or find a file by a redacted
-// path, and otherwise swaps in what it can verify: for a redacted After,
-// the file's current bytes when they hash to AfterSHA256 (it reads the
-// files for that). See readyForUndo.
+// ready for undo: journaled changes whose round never committed (keel
+// was stopped while making them) are Pending, and a change whose content
+// before (or path) was stored redacted because it held a secret says so
+// in Withheld, so undo never writes a redaction mark. Undo reverts them,
+// then calls FinishUndo.
 func (db *DB) TaskFileChanges(ctx context.Context, sessionID string) ([]FileChange, error) {
-	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT id, round_seq, task_seq, tool_call_id, path, existed,
-		before, after, mode, before_sha256, after_sha256, path_redacted, before_redacted, after_redacted, by_command,
-		splices, splices_redacted
-		FROM file_changes
-		WHERE session_id = ? AND undone_at IS NULL AND task_seq = (SELECT MAX(task_seq) FROM file_changes
-			WHERE session_id = ? AND undone_at IS NULL)
-		ORDER BY id`, sessionID, sessionID)
+	return db.fileChangesWhere(ctx, `session_id = ? AND undone_at IS NULL AND task_seq = (SELECT MAX(task_seq)
+		FROM file_changes WHERE session_id = ? AND undone_at IS NULL)`, sessionID, sessionID)
+}
+
+// fileChangeColumns are what fileChangesWhere reads, in scanFileChange's
+// order.
+const fileChangeColumns = `id, session_id, round_seq, task_seq, tool_call_id, path, existed, before, before_enc,
+	after, after_enc, mode, before_sha256, after_sha256, path_redacted, before_redacted, after_redacted, by_command,
+	splices, splices_redacted, state`
+
+// fileChangesWhere loads the file changes matching where, oldest first,
+// with their contents decoded and Withheld set.
+func (db *DB) fileChangesWhere(ctx context.Context, where string, args ...any) ([]FileChange, error) {
+	rows, err := db.reader(ctx).QueryContext(ctx, `SELECT `+fileChangeColumns+` FROM file_changes WHERE `+where+` ORDER BY id`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("load file changes of session %s: %w", sessionID, err)
+		return nil, fmt.Errorf("load file changes: %w", err)
 	}
 	defer rows.Close()
 	var out []FileChange
 	for rows.Next() {
-		fc := FileChange{SessionID: sessionID}
-		var mode int64
-		var splices string
-		if err := rows.Scan(&fc.ID, &fc.Round, &fc.TaskSeq, &fc.ToolCallID, &fc.Path, &fc.Existed,
-			&fc.Before, &fc.After, &mode, &fc.BeforeSHA256, &fc.AfterSHA256,
-			&fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted, &fc.ByCommand, &splices, &fc.SplicesRedacted); err != nil {
-			return nil, err
+		fc, err := scanFileChange(rows)
+		if err != nil {
+			return nil, fmt.Errorf("load file changes: %w", err)
 		}
-		if splices != "" {
-			fc.Splices = json.RawMessage(splices)
-		}
-		fc.Mode = uint32(mode)
 		out = append(out, fc)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load file changes of session %s: %w", sessionID, err)
+		return nil, fmt.Errorf("load file changes: %w", err)
 	}
-	return readyForUndo(out, os.ReadFile)
+	withhold(out)
+	return out, nil
+}
+
+// scanFileChange reads one row of fileChangeColumns and decodes its
+// contents.
+func scanFileChange(sc scanner) (FileChange, error) {
+	var fc FileChange
+	var mode int64
+	var splices, benc, aenc, state string
+	if err := sc.Scan(&fc.ID, &fc.SessionID, &fc.Round, &fc.TaskSeq, &fc.ToolCallID, &fc.Path, &fc.Existed,
+		&fc.Before, &benc, &fc.After, &aenc, &mode, &fc.BeforeSHA256, &fc.AfterSHA256,
+		&fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted, &fc.ByCommand, &splices, &fc.SplicesRedacted, &state); err != nil {
+		return fc, err
+	}
+	if splices != "" {
+		fc.Splices = json.RawMessage(splices)
+	}
+	fc.Mode, fc.Pending = uint32(mode), state == "pending"
+	var err error
+	if fc.Before, err = decodeContent(fc.Before, benc, nil); err != nil {
+		return fc, fmt.Errorf("the content before of %s: %w", fc.Path, err)
+	}
+	if fc.After, err = decodeContent(fc.After, aenc, fc.Before); err != nil {
+		return fc, fmt.Errorf("the content after of %s: %w", fc.Path, err)
+	}
+	return fc, nil
 }
 
 // LoadBodies returns the raw request and response bodies of a round, if

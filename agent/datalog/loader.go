@@ -140,15 +140,16 @@ func (l *loader) reflections(ctx context.Context) error {
 
 func (l *loader) fileChanges(ctx context.Context) error {
 	return l.query(ctx, `SELECT round_seq, id, task_seq, tool_call_id, path, existed, mode, undone_at,
-		before_sha256, after_sha256, path_redacted, before_redacted, after_redacted, by_command
+		before_sha256, after_sha256, path_redacted, before_redacted, after_redacted, by_command, state
 		FROM file_changes WHERE session_id = ? AND round_seq BETWEEN ? AND ? ORDER BY id`,
 		func(rows *sql.Rows) (int, func(*RoundDetail), error) {
 			fc := FileChange{SessionID: l.id}
 			var mode int64
 			var undone sql.NullInt64
+			var state string
 			err := rows.Scan(&fc.Round, &fc.ID, &fc.TaskSeq, &fc.ToolCallID, &fc.Path, &fc.Existed, &mode, &undone,
-				&fc.BeforeSHA256, &fc.AfterSHA256, &fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted, &fc.ByCommand)
-			fc.Mode = uint32(mode)
+				&fc.BeforeSHA256, &fc.AfterSHA256, &fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted, &fc.ByCommand, &state)
+			fc.Mode, fc.Pending = uint32(mode), state == "pending"
 			if undone.Valid {
 				fc.Undone = fromNanos(undone.Int64)
 			}

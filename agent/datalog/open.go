@@ -41,6 +41,9 @@ type DB struct {
 	version int     // schema version found on disk
 	refuse  error   // non-nil: every write fails with it
 	w       *writer // nil when refuse is set
+	// health is w's outage watch, kept apart from w so Watch may run
+	// while Close clears w.
+	health *healthWatch
 }
 
 // ErrReadOnly is returned by writes on a DB opened with Options.ReadOnly.
@@ -139,7 +142,7 @@ func (db *DB) openWriter(migs []migration) error {
 		return fmt.Errorf("upgrade datalog %s: %w", db.path, err)
 	}
 	db.version = len(migs)
-	db.w = w
+	db.w, db.health = w, w.health
 	w.start()
 	return nil
 }

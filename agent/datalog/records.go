@@ -209,6 +209,17 @@ type FileChange struct {
 	// After are empty then. SplicesRedacted: they held a secret.
 	Splices         json.RawMessage `json:"splices,omitempty"`
 	SplicesRedacted bool            `json:"splices_redacted,omitempty"`
+	// JournalID is the row JournalChange wrote before the file was
+	// changed: the round's commit completes that row instead of adding one.
+	JournalID int64 `json:"-"`
+	// Pending: journaled before the change, and no round committed it
+	// (keel was stopped while it ran), so whether the file was written is
+	// not known; undo compares the file with its before and after.
+	Pending bool `json:"pending,omitempty"`
+	// Withheld (TaskFileChanges only) says why undo cannot write this
+	// change's content before back, or find its file (PathWithheld).
+	Withheld     string `json:"-"`
+	PathWithheld bool   `json:"-"`
 }
 
 // RoundRecord is everything one round produced, committed together.
@@ -225,6 +236,9 @@ type RoundRecord struct {
 	Plans         []PlanSnapshot
 	Transitions   []StateTransition
 	FileChanges   []FileChange
+	// DropJournal are journal rows (JournalChange) of calls that changed
+	// no file after all (the write failed or was refused).
+	DropJournal []int64
 	// Request and Response are raw HTTP bodies, stored only with
 	// Options.CaptureBodies.
 	Request, Response []byte

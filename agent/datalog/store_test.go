@@ -329,9 +329,7 @@ func TestTaskFileChangesAndUndo(t *testing.T) {
 	if err != nil || len(fcs) != 2 || fcs[0].Path != "/fb" || fcs[1].Path != "/fc" || string(fcs[1].Before) != "x" || fcs[1].Mode != 0o600 {
 		t.Fatalf("last task changes = %+v, %v", fcs, err)
 	}
-	if err := db.MarkUndone(ctx, []int64{fcs[0].ID, fcs[1].ID}); err != nil {
-		t.Fatal(err)
-	}
+	markUndone(t, db, sid, []int64{fcs[0].ID, fcs[1].ID})
 	fcs, _ = db.TaskFileChanges(ctx, sid)
 	if len(fcs) != 1 || fcs[0].Path != "/fa" {
 		t.Fatalf("after undo, changes = %+v; want task 1's", fcs)

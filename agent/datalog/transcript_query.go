@@ -44,16 +44,26 @@ func (db *DB) fillContents(ctx context.Context, id string, first int, rounds []*
 	if len(byID) == 0 {
 		return nil
 	}
-	err := eachRow(ctx, db.reader(ctx), `SELECT id, before, after FROM file_changes
+	err := eachRow(ctx, db.reader(ctx), `SELECT id, before, before_enc, after, after_enc FROM file_changes
 		WHERE session_id = ? AND round_seq >= ? AND by_command = 0 AND splices = ''
 		AND COALESCE(length(before), 0) + COALESCE(length(after), 0) <= ?`, []any{id, first, maxTranscriptContent},
 		func(rows *sql.Rows) error {
 			var fid int64
 			var before, after []byte
-			if err := rows.Scan(&fid, &before, &after); err != nil {
+			var benc, aenc string
+			if err := rows.Scan(&fid, &before, &benc, &after, &aenc); err != nil {
 				return err
 			}
-			if fc := byID[fid]; fc != nil {
+			fc := byID[fid]
+			if fc == nil {
+				return nil
+			}
+			before, err := decodeContent(before, benc, nil)
+			if err != nil {
+				return nil // the diff is left out, the rest loads
+			}
+			after, err = decodeContent(after, aenc, before)
+			if err == nil && len(before)+len(after) <= maxTranscriptContent {
 				fc.Before, fc.After = before, after
 			}
 			return nil

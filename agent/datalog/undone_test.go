@@ -30,9 +30,7 @@ func TestUndoneSinceLastRound(t *testing.T) {
 	for i, c := range changes {
 		ids[i] = c.ID
 	}
-	if err := db.MarkUndone(ctx, ids); err != nil {
-		t.Fatal(err)
-	}
+	markUndone(t, db, sid, ids)
 	got, err := db.UndoneSinceLastRound(ctx, sid)
 	want := []UndoneChange{{TaskSeq: 1, Path: "/p/a.go"}, {TaskSeq: 1, Path: "/p/gen.go", ByCommand: true}}
 	if err != nil || len(got) != 2 || got[0] != want[0] || got[1] != want[1] {

@@ -43,6 +43,18 @@ func (db *DB) submit(ctx context.Context, name string, fn func(context.Context, 
 	return db.queue(ctx, name, fn)()
 }
 
+// submitOnce is submit for an op that is not kept to retry when it
+// fails (op.once).
+func (db *DB) submitOnce(ctx context.Context, name string, fn func(context.Context, *wtx) error) error {
+	switch {
+	case db.refuse != nil:
+		return db.refuse
+	case db.w == nil:
+		return ErrClosed
+	}
+	return db.w.queue(ctx, &op{name: name, fn: fn, once: true, committed: new(bool)})()
+}
+
 // queue hands an op to the writer; wait returns its outcome.
 func (db *DB) queue(ctx context.Context, name string, fn func(context.Context, *wtx) error) (wait func() error) {
 	switch {
@@ -179,19 +191,6 @@ func (db *DB) UpdateInterventionReply(ctx context.Context, sessionID string, rou
 	return db.submit(ctx, name, func(ctx context.Context, tx *wtx) error {
 		_, err := tx.exec(ctx, stInterventionReply, reply, sessionID, round, index)
 		return err
-	})
-}
-
-// MarkUndone records that file changes were reverted.
-func (db *DB) MarkUndone(ctx context.Context, ids []int64) error {
-	at := nanos(db.opts.Now())
-	return db.submit(ctx, "undo", func(ctx context.Context, tx *wtx) error {
-		for _, id := range ids {
-			if _, err := tx.Exec(ctx, `UPDATE file_changes SET undone_at = ? WHERE id = ?`, at, id); err != nil {
-				return err
-			}
-		}
-		return nil
 	})
 }
 

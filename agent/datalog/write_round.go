@@ -17,7 +17,8 @@ type preparedRound struct {
 	bodies   bool
 	recall   []recallDoc // the round's texts for recall, as stored
 	images   []storedImage
-	at       int64 // when it was prepared: the recall documents' time
+	at       int64           // when it was prepared: the recall documents' time
+	files    []encodedChange // rec.FileChanges' contents as stored
 }
 
 // WriteRound commits one round with everything it produced in one
@@ -67,6 +68,10 @@ func (db *DB) prepareRound(rec RoundRecord) (*preparedRound, error) {
 	p.at = nanos(db.opts.Now())
 	p.recall = roundDocs(p.rec, stored, p.at)
 	p.images = roundImages(rec.Messages)
+	p.files = make([]encodedChange, len(p.rec.FileChanges))
+	for i, fc := range p.rec.FileChanges {
+		p.files[i] = encodeChange(fc)
+	}
 	return p, nil
 }
 
@@ -184,20 +189,31 @@ func (p *preparedRound) insertTransitions(ctx context.Context, tx *wtx) error {
 }
 
 func (p *preparedRound) insertFileChanges(ctx context.Context, tx *wtx) error {
-	for _, fc := range p.rec.FileChanges {
+	sid, round := p.rec.Round.SessionID, p.rec.Round.Seq
+	for i, fc := range p.rec.FileChanges {
 		task := fc.TaskSeq
 		if task == 0 {
 			task = p.rec.Round.TaskSeq
 		}
+		enc := p.files[i]
+		if fc.JournalID != 0 {
+			done, err := completeJournaled(ctx, tx, sid, round, task, fc, enc)
+			if err != nil {
+				return err
+			}
+			if done {
+				continue
+			}
+		}
 		_, err := tx.exec(ctx, stInsertFileChange,
-			p.rec.Round.SessionID, p.rec.Round.Seq, task, fc.ToolCallID, fc.Path, fc.Existed,
-			fc.Before, fc.After, int64(fc.Mode), fc.BeforeSHA256, fc.AfterSHA256,
+			sid, round, task, fc.ToolCallID, fc.Path, fc.Existed,
+			enc.before, enc.beforeEnc, enc.after, enc.afterEnc, int64(fc.Mode), fc.BeforeSHA256, fc.AfterSHA256,
 			fc.PathRedacted, fc.BeforeRedacted, fc.AfterRedacted, fc.ByCommand, string(fc.Splices), fc.SplicesRedacted)
 		if err != nil {
 			return err
 		}
 	}
-	return nil
+	return dropJournaled(ctx, tx, sid, p.rec.DropJournal)
 }
 
 func (p *preparedRound) insertBodies(ctx context.Context, tx *wtx) error {

@@ -40,6 +40,11 @@ func (e *WriteError) Unwrap() error { return e.Err }
 type op struct {
 	name string
 	fn   func(context.Context, *wtx) error
+	// once: not kept to retry after a failure (the file journal: its
+	// caller does not make the change it would record). committed says
+	// it was.
+	once      bool
+	committed *bool
 }
 
 // request is an op for the writer, or a flush (op nil).
@@ -70,6 +75,7 @@ type writer struct {
 
 	errMu    sync.Mutex
 	asyncErr error // a failure nobody waited for, for the next write or Close to report
+	lastErr  error // the last transient failure (dropOnce, CatchUp)
 
 	// stmts are the fixed statements prepared on db, each once it has
 	// run (wanted) and warm has prepared it; they go with the connection.
@@ -81,11 +87,12 @@ type writer struct {
 	sessions     map[string]*sessionCache
 	dataVersion  int64
 	versionKnown bool
-	commits      int // since the last checkpoint by idle
+	commits      int          // since the last checkpoint by idle
+	health       *healthWatch // told of outages (DB.Watch)
 }
 
 func newWriter(path string, busy time.Duration) (*writer, error) {
-	w := &writer{path: path, busy: busy, reqs: make(chan request, reqBuffer), done: make(chan struct{})}
+	w := &writer{path: path, busy: busy, reqs: make(chan request, reqBuffer), done: make(chan struct{}), health: &healthWatch{}}
 	if err := w.open(); err != nil {
 		return nil, err
 	}
@@ -132,6 +139,9 @@ func (w *writer) serve(req request) {
 		w.pending = append(w.pending, *req.op)
 	}
 	err := w.flush()
+	if req.op != nil && req.op.once && !*req.op.committed {
+		err = w.dropOnce(err)
+	}
 	w.notePending()
 	if req.op == nil { // a flush for a read or Close: nobody reports it
 		w.report(err)
@@ -264,11 +274,16 @@ func (w *writer) flush() error {
 		o := w.pending[0]
 		err := w.apply(o)
 		if err != nil && transient(err) {
+			we := &WriteError{Op: o.name, Pending: len(w.pending), Err: err}
+			w.errMu.Lock()
+			w.lastErr = we
+			w.errMu.Unlock()
 			w.reset()
 			if w.outage.Swap(true) {
 				return nil // reported already
 			}
-			return &WriteError{Op: o.name, Pending: len(w.pending), Err: err}
+			w.tell(we)
+			return we
 		}
 		if err != nil {
 			permanent = errors.Join(permanent,
@@ -280,6 +295,7 @@ func (w *writer) flush() error {
 	if w.outage.Swap(false) {
 		w.clearOutageError() // the outage it reported is over
 		w.reset()            // reopen with the full busy timeout, not the outage's
+		w.tell(nil)
 	}
 	return permanent
 }
@@ -305,6 +321,9 @@ func (w *writer) apply(o op) error {
 	if err := tx.Commit(); err != nil {
 		w.sessions = nil
 		return err
+	}
+	if o.committed != nil {
+		*o.committed = true
 	}
 	t.committed()
 	w.commits++

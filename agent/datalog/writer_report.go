@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"sync"
+	"time"
 )
 
 // report keeps err, a failure nobody waited for (a read's flush, a
@@ -54,4 +57,88 @@ func (db *DB) reader(ctx context.Context) *sql.DB {
 		_ = w.queue(ctx, nil)() // what fails is kept for the next write to report
 	}
 	return db.read
+}
+
+// dropOnce takes a once op that was not committed out of the pending
+// records (it is the last: serve just added it) and returns the failure
+// for its caller: err, or the outage's when flush reported it already.
+func (w *writer) dropOnce(err error) error {
+	w.pending = w.pending[:len(w.pending)-1]
+	if err == nil {
+		w.errMu.Lock()
+		err = w.lastErr
+		w.errMu.Unlock()
+	}
+	if err == nil {
+		err = errors.New("the datalog could not commit it")
+	}
+	return err
+}
+
+// healthWatch relays the writer's outages to DB.Watch's function.
+type healthWatch struct {
+	mu   sync.Mutex
+	fn   func(error)
+	down error // the outage under way, nil when none
+}
+
+// Watch has fn told when an outage begins (the *WriteError), at once if
+// one is under way, and when it ends (nil: every record kept in memory
+// is saved). fn runs on the writer's goroutine: it must not block or use
+// db.
+func (db *DB) Watch(fn func(error)) {
+	h := db.health
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.fn = fn
+	if h.down != nil {
+		fn(h.down)
+	}
+}
+
+// tell records an outage's start (err) or end (nil) and passes it on.
+func (w *writer) tell(err error) {
+	h := w.health
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.down = err
+	if h.fn != nil {
+		h.fn(err)
+	}
+}
+
+// CatchUp waits until the records a failure left in memory are saved,
+// retrying, or until ctx ends; then it returns the failure that keeps
+// them (nil when none is left).
+func (db *DB) CatchUp(ctx context.Context) error {
+	w := db.w
+	if w == nil {
+		return nil
+	}
+	for backoff := retryMin; ; backoff = min(2*backoff, retryMax/4) {
+		_ = w.queue(ctx, nil)()
+		if w.npending.Load() == 0 {
+			return nil
+		}
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return w.outageErr()
+		case <-t.C:
+		}
+	}
+}
+
+// outageErr is the failure that keeps records in memory.
+func (w *writer) outageErr() error {
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	if w.lastErr != nil {
+		return w.lastErr
+	}
+	return fmt.Errorf("%d record(s) wait to be saved", w.npending.Load())
 }

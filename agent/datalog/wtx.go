@@ -110,9 +110,9 @@ var singleSQL = [numStmts]string{
 	stInsertTransition: `INSERT INTO state_transitions (session_id, round_seq, from_state,
 		to_state, detail, at) VALUES (?, ?, ?, ?, ?, ?)`,
 	stInsertFileChange: `INSERT INTO file_changes (session_id, round_seq, task_seq,
-		tool_call_id, path, existed, before, after, mode, before_sha256, after_sha256,
+		tool_call_id, path, existed, before, before_enc, after, after_enc, mode, before_sha256, after_sha256,
 		path_redacted, before_redacted, after_redacted, by_command, splices, splices_redacted)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	stInsertBody: `INSERT INTO bodies (session_id, round_seq, request, response)
 		VALUES (?, ?, ?, ?)`,
 	stAddTotals: `UPDATE sessions SET rounds = rounds + 1, tool_calls = tool_calls + ?,

@@ -91,7 +91,10 @@ func waitRequests(t *testing.T, srv *llmtest.Server, n int) {
 
 func waitRequestsSleep() { time.Sleep(20 * time.Millisecond) }
 
-func TestUnwritableDatalogStillCompletesTheTask(t *testing.T) {
+// TestUnwritableDatalogIsNoSuccess: a datalog that cannot be opened is
+// said once, with what to do; read-only tools still run and the answer
+// is printed, but the task does not end "success" with nothing recorded.
+func TestUnwritableDatalogIsNoSuccess(t *testing.T) {
 	// A path under a regular file cannot be created, even by root (for
 	// whom a read-only directory would still be writable).
 	dir := project(t)
@@ -100,17 +103,11 @@ func TestUnwritableDatalogStillCompletesTheTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := llmtest.Start(t, llmtest.Rounds(llmtest.ToolRound(llmtest.Call{Name: "list_dir", Args: `{"path":"."}`}), llmtest.TextRound("listed")))
-	out, errOut, code := runKeel(t, srv, dir, "", "-p", "list", "--datalog", filepath.Join(blocker, "keel.db"))
-	if code != 0 || strings.TrimSpace(out) != "listed" {
+	out, errOut, code := runKeel(t, srv, dir, "", "-p", "list", "--datalog", filepath.Join(blocker, "keel.db"), "--output-format", "json")
+	if code == 0 || !strings.Contains(out, `"subtype":"error_datalog"`) || !strings.Contains(out, `"result":"listed"`) {
 		t.Fatalf("exit %d out %q err %q", code, out, errOut)
 	}
-	lines := 0
-	for _, l := range strings.Split(errOut, "\n") {
-		if strings.Contains(l, "datalog") {
-			lines++
-		}
-	}
-	if lines != 1 || !strings.Contains(errOut, "--datalog") {
-		t.Errorf("want one datalog line saying what to do on stderr, got %q", errOut)
+	if !strings.Contains(errOut, "--datalog") {
+		t.Errorf("want a datalog line saying what to do on stderr, got %q", errOut)
 	}
 }

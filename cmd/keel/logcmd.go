@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -88,85 +85,4 @@ func (a *app) undoCommand() *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// undoLastTask restores the last task's file changes in a session (the
-// given id, else the project's latest), refusing when a file changed since.
-func undoLastTask(ctx context.Context, db *datalog.DB, root, id string) (string, error) {
-	if id == "" {
-		s, err := db.LatestSession(ctx, root)
-		if errors.Is(err, datalog.ErrNotFound) {
-			return "", usageError(fmt.Errorf("there is no session in %s to undo; keel undo restores what the last task of this project's latest session changed", root))
-		}
-		if err != nil {
-			return "", err
-		}
-		id = s.ID
-	} else if full, err := db.ResolveID(ctx, id); err == nil {
-		id = full
-	} else {
-		return "", err
-	}
-	if err := db.CheckLastTask(ctx, root); err != nil {
-		return "", err
-	}
-	changes, err := db.TaskFileChanges(ctx, id)
-	if err != nil {
-		return "", err
-	}
-	if len(changes) == 0 {
-		return "nothing to undo: the last task changed no files", nil
-	}
-	restore := make([]tools.FileChange, len(changes))
-	ids := make([]int64, len(changes))
-	for i, c := range changes {
-		restore[i] = tools.FileChange{Path: c.Path, Existed: c.Existed, Before: c.Before, After: c.After, Mode: c.Mode,
-			BeforeSHA256: c.BeforeSHA256, AfterSHA256: c.AfterSHA256, ByCommand: c.ByCommand}
-		if len(c.Splices) > 0 && json.Unmarshal(c.Splices, &restore[i].Splices) != nil {
-			return "", fmt.Errorf("undo refused, nothing restored: the datalog's record of the edit of %s is damaged", c.Path)
-		}
-		ids[i] = c.ID
-	}
-	if err := tools.Restore(restore); err != nil {
-		return "", fmt.Errorf("undo refused: %w", err)
-	}
-	if err := db.MarkUndone(ctx, ids); err != nil {
-		return "", err
-	}
-	return undoMessage(restore, root), nil
-}
-
-// undoMessage says what undo restored, naming the files, and which files,
-// changed by commands, it had to leave as they are.
-func undoMessage(changes []tools.FileChange, root string) string {
-	var own, left []string
-	seen := map[string]bool{}
-	for _, c := range changes {
-		if seen[c.Path] {
-			continue
-		}
-		seen[c.Path] = true
-		rel, err := filepath.Rel(root, c.Path)
-		if err != nil || strings.HasPrefix(rel, "..") {
-			rel = c.Path
-		}
-		if c.ByCommand {
-			left = append(left, rel)
-		} else {
-			own = append(own, rel)
-		}
-	}
-	var msg string
-	switch len(own) {
-	case 0:
-		msg = "restored no file of the last task"
-	case 1:
-		msg = "restored " + own[0] + " as it was before the last task"
-	default:
-		msg = fmt.Sprintf("restored %d files as they were before the last task: %s", len(own), strings.Join(own, ", "))
-	}
-	if len(left) > 0 {
-		msg += fmt.Sprintf("; left as they are, since commands changed them and keel never kept their content: %s (restore them with git)", strings.Join(left, ", "))
-	}
-	return msg
 }

@@ -174,14 +174,14 @@ func writeCall(path string) llmtest.Round {
 }
 
 // Another process holds the datalog's lock while task B runs: when the
-// lock goes before keel exits, B's records are saved and undo restores
-// B's file; when keel is killed first, or the lock outlasts keel's wait
-// at exit (it says the records are lost), undo refuses instead of
-// undoing the older task A.
+// lock goes within the journal's wait, B's change is journaled, made and
+// undone; when it is held until keel exits, or keel is killed while it
+// waits, keel does not make the change undo could not restore (it stops
+// with error_datalog), and undo refuses instead of undoing the older
+// task A.
 func TestLockedDatalogAndUndo(t *testing.T) {
 	t.Parallel() // waits on processes: overlaps the package's other tests
 	for _, mode := range []string{"released", "killed", "held"} {
-		killed := mode != "released"
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
 			home, dir := t.TempDir(), project(t)
@@ -189,39 +189,68 @@ func TestLockedDatalogAndUndo(t *testing.T) {
 			if _, errOut, code := runKeelHome(t, home, srvA, dir, "", "-p", "write a", "--yolo"); code != 0 {
 				t.Fatalf("task A: %d %s", code, errOut)
 			}
+			noteA := lastTaskNotes(t, home)
 			release := holdLock(t, home)
 			srvB := llmtest.Start(t, llmtest.Rounds(writeCall("b.txt"), llmtest.TextRound("b")))
-			cmd, out := startKeel(t, home, dir, srvB, "-p", "write b", "--yolo")
-			waitFile(t, filepath.Join(dir, "b.txt"))
+			cmd, out := startKeel(t, home, dir, srvB, "-p", "write b", "--yolo", "--output-format", "json")
 			switch mode {
 			case "held":
-				_ = cmd.Wait()
+				err := cmd.Wait()
 				release()
-				if !strings.Contains(out.String(), "could not be saved and are lost") {
-					t.Errorf("keel exited without saying its records were lost: %s", out)
+				if err == nil || !strings.Contains(out.String(), `"subtype":"error_datalog"`) {
+					t.Errorf("keel ended %v without error_datalog: %s", err, out)
 				}
 			case "killed":
-				waitRequests(t, srvB, 2)
+				waitNoteChange(t, home, noteA) // B's tool is about to run: its change waits for the journal
 				_ = cmd.Process.Signal(syscall.SIGKILL)
 				_ = cmd.Wait()
 				release()
 			default:
-				time.AfterFunc(time.Second, release)
+				waitRequests(t, srvB, 1)
+				release()
 				if err := cmd.Wait(); err != nil {
 					t.Fatalf("task B: %v %s", err, out)
 				}
 			}
+			_, errB := os.Stat(filepath.Join(dir, "b.txt"))
+			if mode != "released" && errB == nil {
+				t.Fatalf("keel wrote b.txt while its datalog could not record it: %s", out)
+			}
 			undoOut, undoErr, code := runKeelHome(t, home, nil, dir, "", "undo")
 			_, errA := os.Stat(filepath.Join(dir, "a.txt"))
-			_, errB := os.Stat(filepath.Join(dir, "b.txt"))
+			_, errB = os.Stat(filepath.Join(dir, "b.txt"))
 			switch {
 			case errA != nil:
 				t.Fatalf("undo removed task A's file (exit %d): %s %s", code, undoOut, undoErr)
-			case killed && (code == 0 || errB != nil || !strings.Contains(undoErr, "missing from the datalog")):
-				t.Errorf("undo after a lost task: exit %d, b.txt kept %v: %s %s", code, errB == nil, undoOut, undoErr)
-			case !killed && (code != 0 || errB == nil):
+			case mode != "released" && (code == 0 || errB == nil || !strings.Contains(undoErr, "missing from the datalog")):
+				t.Errorf("undo after a lost task: exit %d, b.txt there %v: %s %s", code, errB == nil, undoOut, undoErr)
+			case mode == "released" && (code != 0 || errB == nil):
 				t.Errorf("undo of task B: exit %d, b.txt removed %v: %s %s (keel printed %s)", code, errB != nil, undoOut, undoErr, out)
 			}
 		})
+	}
+}
+
+// lastTaskNotes is the content of the last-task notes beside the datalog.
+func lastTaskNotes(t *testing.T, home string) string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(home, "data", "keel", "last-task", "*"))
+	var b strings.Builder
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		b.Write(data)
+	}
+	return b.String()
+}
+
+// waitNoteChange waits until the last-task notes differ from was.
+func waitNoteChange(t *testing.T, home, was string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for lastTaskNotes(t, home) == was {
+		if time.Now().After(deadline) {
+			t.Fatal("the task never noted itself as the project's last")
+		}
+		waitRequestsSleep()
 	}
 }

@@ -24,6 +24,7 @@ type sessionSetup struct {
 	headless  bool
 	gate      agent.Gate
 	asker     agent.Asker
+	recAsker  agent.RecordAsker    // nil: a change the datalog cannot record stops the task (headless)
 	confirmer agent.PlanConfirmer  // nil: headless approves plans with a notice
 	model     *modelChoice         // nil: the configured provider (the demo sets its own)
 	policy    *tools.PolicyOptions // nil: config rules plus --allow
@@ -125,6 +126,7 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 	if hookRun != nil {
 		opts.Hooks = hookRun
 	}
+	opts.Workspace = ws // its writes are journaled for undo
 	env := agent.DetectEnv(cwd, ws.Root(), opts.Now())
 	var agentNotices []string
 	opts.Subagents, agentNotices = a.subagents(cfg, ws.Root(), env)
@@ -197,7 +199,7 @@ func (a *app) agentOptions(cfg *config.Config, setup sessionSetup, m modelChoice
 	return agent.Options{
 		Provider: m.provider, ProviderName: m.name, Model: m.model,
 		ContextWindow: m.window, MaxOutputTokens: m.maxOut, Prices: m.prices, AcceptsImages: cfg.AcceptsImages,
-		Gate: setup.gate, Asker: setup.asker, ConfirmPlan: cfg.Plan.Confirm, Confirmer: setup.confirmer,
+		Gate: setup.gate, Asker: setup.asker, ConfirmPlan: cfg.Plan.Confirm, Confirmer: setup.confirmer, RecordAsker: setup.recAsker,
 		Yolo:       cfg.Yolo,
 		Discipline: disciplinePolicy(cfg, setup.headless),
 		Limits: agent.Limits{MaxTurns: cfg.MaxTurns, MaxToolCalls: cfg.MaxToolCalls, TokenBudget: cfg.TokenBudget,
@@ -229,6 +231,7 @@ func (a *app) attachDatalog(ctx context.Context, cfg *config.Config, setup sessi
 			if err != nil {
 				return nil, "", err
 			}
+			removeStaleTemps(db, rec.ProjectRoot)
 			id, err := db.StartSession(context.Background(), rec)
 			if err != nil && !pendingWrite(err) {
 				_ = db.Close()
@@ -238,7 +241,11 @@ func (a *app) attachDatalog(ctx context.Context, cfg *config.Config, setup sessi
 		})
 		return nil, nil
 	}
-	db := a.openDatalog(cfg, secrets)
+	db, openErr := a.openDatalog(cfg, secrets)
+	if openErr != nil { // every file change asks first: undo could not restore it
+		opts.Recorder = agent.NewRecorderAsync(func() (*datalog.DB, string, error) { return nil, "", openErr })
+	}
+	removeStaleTemps(db, rec.ProjectRoot)
 	if err := a.startOrResume(ctx, db, opts, rec, setup); err != nil {
 		if db != nil {
 			_ = db.Close()
@@ -277,7 +284,9 @@ func (a *app) startOrResume(ctx context.Context, db *datalog.DB, opts *agent.Opt
 	case pendingWrite(err):
 		fmt.Fprintf(a.stderr, "keel: %v\n", err)
 	case err != nil:
-		fmt.Fprintf(a.stderr, "keel: the datalog is off for this run: %v\n", err)
+		err = fmt.Errorf("the datalog cannot record this session: %w", err)
+		fmt.Fprintf(a.stderr, "keel: %v\n", err)
+		opts.Recorder = agent.NewRecorderAsync(func() (*datalog.DB, string, error) { return nil, "", err })
 		return nil
 	}
 	opts.SessionID = id

@@ -43,7 +43,7 @@ func (a *app) runTUIOnce(ctx context.Context, cfg *config.Config) error {
 	bridge := dialog.NewBridge()
 	notices := make(chan string, 16) // MCP servers' notices, drained by the UI
 	tail := &transcriptTail{}
-	b, err := a.buildSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge, confirmer: bridge, notify: chanNotifier(notices), tail: tail})
+	b, err := a.buildSession(ctx, cfg, sessionSetup{gate: bridge, asker: bridge, confirmer: bridge, recAsker: gateRecordAsker{bridge}, notify: chanNotifier(notices), tail: tail})
 	if errors.Is(err, config.ErrNoAPIKey) {
 		db := welcomeDatalog(cfg)
 		if db != nil {

@@ -57,13 +57,13 @@ func retrier(cfg *config.Config) llm.Retrier {
 
 // openDatalog opens the datalog for writing. A datalog that cannot be
 // opened does not stop keel: it says so once and runs without one.
-func (a *app) openDatalog(cfg *config.Config, secrets []string) *datalog.DB {
+func (a *app) openDatalog(cfg *config.Config, secrets []string) (*datalog.DB, error) {
 	db, err := openDatalogFile(cfg, secrets)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "keel: %v\n", err)
-		return nil
+		return nil, err
 	}
-	return db
+	return db, nil
 }
 
 // namedSecrets are the values the datalog (and telemetry's content)
@@ -94,7 +94,7 @@ const minSecretLen = 8
 func openDatalogFile(cfg *config.Config, secrets []string) (*datalog.DB, error) {
 	db, err := datalog.Open(cfg.DatalogPath(), datalog.Options{Environ: os.Environ(), Secrets: namedSecrets(cfg, secrets), CaptureBodies: cfg.Datalog.CaptureBodies})
 	if err != nil {
-		return nil, fmt.Errorf("the datalog is off for this run: %w", err)
+		return nil, fmt.Errorf("the datalog cannot be opened, so keel cannot record this run or undo its changes: %w", err)
 	}
 	return db, nil
 }

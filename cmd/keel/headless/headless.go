@@ -51,6 +51,9 @@ func (h Headless) Run(ctx context.Context, s *agent.Session, prompt string) (age
 	for { // Events stays open for the session's life: the task's stop ends this
 		ev := <-s.Events()
 		h.show(enc, st, ev)
+		if h.Format != FormatText {
+			h.stderrLine(ev) // what a person must see at once, whatever stdout carries
+		}
 		if stopped, ok := ev.(agent.TaskStopped); ok {
 			for _, run := range s.End(context.WithoutCancel(ctx), "exit") { // SessionEnd, shown before the result
 				h.show(enc, st, run)
@@ -119,6 +122,8 @@ func (h Headless) progress(ev agent.Event) {
 			line = silenceLine(e)
 		}
 	case agent.Notice:
+		line = "! " + e.Text
+	case agent.DatalogHealth:
 		line = "! " + e.Text
 	case agent.ReflectionRecorded:
 		line = reflectionLine(e)
@@ -207,4 +212,13 @@ func silenceLine(e agent.ProviderSilent) string {
 	secs := func(d time.Duration) int64 { return int64(max(d.Round(time.Second), time.Second) / time.Second) }
 	return fmt.Sprintf("… %s has sent nothing for %d s; keel gives up on this attempt at %d s (stream_idle_timeout)",
 		e.Provider, secs(e.Quiet), secs(e.Timeout))
+}
+
+// stderrLine writes, in the JSON formats, the events a person must see as
+// they happen on stderr whatever stdout carries: the datalog failing to
+// save, and saving again.
+func (h Headless) stderrLine(ev agent.Event) {
+	if e, ok := ev.(agent.DatalogHealth); ok {
+		fmt.Fprintln(h.Stderr, "keel: "+termtext.Sanitize(e.Text))
+	}
 }

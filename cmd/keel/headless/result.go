@@ -76,13 +76,17 @@ const (
 	// SubtypeNeedsUser: the model's reflection asked the user a question
 	// and nobody was there to answer.
 	SubtypeNeedsUser = "error_needs_user"
+	// SubtypeDatalog: keel's datalog could not record a change keel was
+	// about to make (undo could not restore it) or the task's records.
+	SubtypeDatalog = "error_datalog"
 )
 
 // Subtype maps a stop reason onto the subtype other tools know: completed
 // is "success"; max_turns and max_tool_calls (the task ran out of the
 // steps it was allowed) are "error_max_turns"; plan_unconfirmed and
 // needs_user have their own ("error_plan_unconfirmed", "error_needs_user"):
-// nothing went wrong, a person is needed; every other reason
+// nothing went wrong, a person is needed; so has datalog_unavailable
+// ("error_datalog": the disk or the database needs fixing); every other reason
 // (max_duration, token_budget, loop_detected, plan_failed, model_stopped,
 // cancelled, provider_error, context_overflow) is "error_during_execution".
 // stop_reason keeps the exact reason.
@@ -96,6 +100,8 @@ func Subtype(r agent.StopReason) string {
 		return SubtypePlanUnconfirmed
 	case agent.StopNeedsUser:
 		return SubtypeNeedsUser
+	case agent.StopDatalog:
+		return SubtypeDatalog
 	default:
 		return SubtypeDuringExecution
 	}

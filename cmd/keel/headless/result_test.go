@@ -20,6 +20,7 @@ func TestSubtypeOfEveryStopReason(t *testing.T) {
 		{agent.StopCancelled, SubtypeDuringExecution},
 		{agent.StopProviderError, SubtypeDuringExecution},
 		{agent.StopContextOverflow, SubtypeDuringExecution},
+		{agent.StopDatalog, SubtypeDatalog},
 	}
 	for _, c := range cases {
 		t.Run(string(c.reason), func(t *testing.T) {

@@ -163,6 +163,8 @@ func keelLine(ev agent.Event) line {
 		return line{"type": "silence", "provider": e.Provider, "quiet_ms": e.Quiet.Milliseconds(), "timeout_ms": e.Timeout.Milliseconds()}
 	case agent.Notice:
 		return line{"type": "notice", "text": e.Text}
+	case agent.DatalogHealth:
+		return line{"type": "datalog", "ok": e.OK, "text": e.Text}
 	case agent.ReflectionRecorded:
 		return line{"type": "reflection", "checkpoint": e.Seq, "status": e.Status, "reflection": e.Reflection}
 	case agent.LessonsOffered:
