@@ -6,7 +6,7 @@ LDFLAGS  := -s -w -X main.version=$(VERSION)
 
 .DEFAULT_GOAL := help
 
-.PHONY: help build run test lint bench demo clean jaeger test-otel
+.PHONY: help build run test soak lint bench demo clean jaeger test-otel
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -24,6 +24,15 @@ run: build ## build and start the TUI
 # package past it with no test stuck (the e2e tests build keel first).
 test: ## run every test with the race detector
 	$(GO) test -race -count=1 -timeout 30m ./...
+
+# The kill tests with many trials (make test runs a few): 100 SIGKILLs at
+# random moments of an editing task, each followed by one keel undo that
+# must restore every file exactly; 50 SIGKILLs during keel undo, each
+# followed by an undo that must finish the job. Each test logs its tally.
+soak: ## the kill tests, 100 and 50 trials (tens of minutes; the log: bin/soak.txt)
+	@mkdir -p bin
+	@KEEL_SOAK=1 $(GO) test -count=1 -timeout 90m -v -run 'TestKillDuring(Editing|Undo)' ./cmd/keel > bin/soak.txt 2>&1; \
+		rc=$$?; grep -E -- '--- FAIL|^(ok|FAIL)|trials,' bin/soak.txt; exit $$rc
 
 lint: ## go vet, gofmt (must be empty), deadcode (must be empty), staticcheck when installed
 	$(GO) vet ./...

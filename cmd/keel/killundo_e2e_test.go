@@ -199,57 +199,81 @@ func killedTask(t *testing.T, home, dir string, et *editTask, kill int, delay ti
 	return killed.Load()
 }
 
-// undoUntilDone runs keel undo until it says it restored (or that there
-// is nothing to undo), at most three times, and returns what it printed.
-func undoUntilDone(t *testing.T, home, dir string) string {
+// undoOnce runs keel undo once and returns what it printed; it must exit
+// 0 (the test then compares the files).
+func undoOnce(t *testing.T, home, dir string) (string, bool) {
 	t.Helper()
-	var log strings.Builder
-	for range 3 {
-		out, errOut, code := runKeelHome(t, home, nil, dir, "", "undo")
-		fmt.Fprintf(&log, "exit %d: %s%s", code, out, errOut)
-		if code == 0 || strings.Contains(errOut, "missing from the datalog") || strings.Contains(errOut, "no session") {
-			break
-		}
-	}
-	return log.String()
+	out, errOut, code := runKeelHome(t, home, nil, dir, "", "undo")
+	return fmt.Sprintf("exit %d: %s%s", code, out, errOut), code == 0
+}
+
+// soakTally counts what a kill test's trials saw, logged at its end.
+type soakTally struct{ trials, killed, interrupted, exact atomic.Int64 }
+
+func (s *soakTally) log(t *testing.T, what string) {
+	t.Cleanup(func() {
+		t.Logf("%s: %d trials, %d killed mid-way (%d found interrupted by the next undo), %d restored exactly",
+			what, s.trials.Load(), s.killed.Load(), s.interrupted.Load(), s.exact.Load())
+	})
 }
 
 // TestKillDuringEditingThenUndoRestoresExactly: whenever keel is killed
-// during an editing task, keel undo afterwards puts every file back as it
-// was (the write in flight included), removes the files it created and
-// any temp file a killed write left.
+// during an editing task, one keel undo afterwards puts every file back
+// as it was (the write in flight included), removes the files it
+// created and any temp file a killed write left. A trial whose task
+// ended before the kill is tried again with another moment.
 func TestKillDuringEditingThenUndoRestoresExactly(t *testing.T) {
 	t.Parallel() // waits on processes: overlaps the package's other tests
-	trials := soakTrials(100, 4)
-	for trial := range trials {
+	var tally soakTally
+	tally.log(t, "kill during editing")
+	for trial := range soakTrials(100, 3) {
 		t.Run(strconv.Itoa(trial), func(t *testing.T) {
 			t.Parallel()
-			seed := uint64(time.Now().UnixNano()) + uint64(trial)
-			rng := rand.New(rand.NewPCG(seed, 1))
-			et := newEditTask(seed, 10, 30)
-			home, dir := t.TempDir(), t.TempDir()
-			et.write(t, dir)
-			start := checksums(t, dir)
-			kill, delay := 1+rng.IntN(len(et.rounds)-1), time.Duration(rng.IntN(40))*time.Millisecond
-			killedTask(t, home, dir, et, kill, delay)
-			undo := undoUntilDone(t, home, dir)
-			if diff := sameTree(start, checksums(t, dir)); len(diff) > 0 {
-				show, _, _ := runKeelHome(t, home, nil, dir, "", "log", "show")
-				t.Fatalf("seed %d, killed at request %d + %s: after undo %v\nundo: %s\nlog:\n%s", seed, kill, delay, diff, undo, show)
+			tally.trials.Add(1)
+			for attempt := range 3 {
+				seed := uint64(time.Now().UnixNano()) + uint64(trial)<<8 + uint64(attempt)
+				if killEditTrial(t, seed, &tally) {
+					return
+				}
 			}
+			t.Fatal("the task ended before the kill three times")
 		})
 	}
 }
 
+// killEditTrial runs one trial; false when the kill came too late.
+func killEditTrial(t *testing.T, seed uint64, tally *soakTally) bool {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	et := newEditTask(seed, 10, 30)
+	home, dir := t.TempDir(), t.TempDir()
+	et.write(t, dir)
+	start := checksums(t, dir)
+	kill, delay := 1+rng.IntN(len(et.rounds)-2), time.Duration(rng.IntN(40))*time.Millisecond
+	if !killedTask(t, home, dir, et, kill, delay) {
+		return false
+	}
+	tally.killed.Add(1)
+	undo, ok := undoOnce(t, home, dir)
+	if diff := sameTree(start, checksums(t, dir)); len(diff) > 0 || !ok {
+		show, _, _ := runKeelHome(t, home, nil, dir, "", "log", "show")
+		t.Fatalf("seed %d, killed at request %d + %s: after undo %v\nundo: %s\nlog:\n%s", seed, kill, delay, diff, undo, show)
+	}
+	tally.exact.Add(1)
+	return true
+}
+
 // TestKillDuringUndoThenUndoFinishes: keel undo killed at a random moment
 // leaves the files half restored; the next keel undo finishes the job,
-// and every file is as it was before the task.
+// and every file is as it was before the task. A trial whose undo ended
+// before the kill is tried again with an earlier moment.
 func TestKillDuringUndoThenUndoFinishes(t *testing.T) {
 	t.Parallel()
-	trials := soakTrials(50, 3)
-	for trial := range trials {
+	var tally soakTally
+	tally.log(t, "kill during undo")
+	for trial := range soakTrials(50, 2) {
 		t.Run(strconv.Itoa(trial), func(t *testing.T) {
 			t.Parallel()
+			tally.trials.Add(1)
 			seed := uint64(time.Now().UnixNano()) + uint64(trial)
 			et := newEditTask(seed, 60, 40)
 			home, dir := t.TempDir(), t.TempDir()
@@ -258,15 +282,74 @@ func TestKillDuringUndoThenUndoFinishes(t *testing.T) {
 			if killedTask(t, home, dir, et, -1, 0) {
 				t.Fatal("killed without being asked")
 			}
-			rng := rand.New(rand.NewPCG(seed, 2))
-			delay := time.Duration(rng.IntN(120)) * time.Millisecond
+			edited := checksums(t, dir)
+			delay := time.Duration(rand.New(rand.NewPCG(seed, 2)).IntN(30)) * time.Millisecond
 			cmd, out := startKeel(t, home, dir, llmtest.Start(t, llmtest.Rounds()), "undo")
-			time.AfterFunc(delay, func() { _ = cmd.Process.Signal(syscall.SIGKILL) })
-			_ = cmd.Wait()
-			undo := undoUntilDone(t, home, dir)
-			if diff := sameTree(start, checksums(t, dir)); len(diff) > 0 {
-				t.Fatalf("seed %d, undo killed after %s (%s): after the next undo %v\nundo: %s", seed, delay, out, diff, undo)
+			var exitErr error
+			exited := make(chan struct{})
+			go func() { exitErr = cmd.Wait(); close(exited) }()
+			if !waitTreeChange(dir, edited, exited) { // the undo ended before it was seen restoring
+				t.Skipf("seed %d: undo ended before the kill: %s", seed, out)
 			}
+			time.Sleep(delay) // a random moment of the restoring, not a wait for state
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			if <-exited; exitErr == nil {
+				if diff := sameTree(start, checksums(t, dir)); len(diff) > 0 {
+					t.Fatalf("seed %d: an undo nobody killed left %v", seed, diff)
+				}
+				t.Skipf("seed %d: undo ended %s after it began restoring, before the kill", seed, delay)
+			}
+			tally.killed.Add(1)
+			undo, ok := undoOnce(t, home, dir)
+			if strings.Contains(undo, "was interrupted") {
+				tally.interrupted.Add(1)
+			}
+			if diff := sameTree(start, checksums(t, dir)); len(diff) > 0 || !ok {
+				t.Fatalf("seed %d, undo killed %s after it began restoring: after the next undo %v\nundo: %s", seed, delay, diff, undo)
+			}
+			tally.exact.Add(1)
 		})
 	}
+}
+
+// waitTreeChange waits until a file under dir differs from was (undo is
+// restoring) or the process exits first (false).
+func waitTreeChange(dir string, was map[string]string, exited <-chan struct{}) bool {
+	for {
+		select {
+		case <-exited:
+			return false
+		default:
+		}
+		if changedFrom(dir, was) {
+			return true
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// changedFrom reports whether a file under dir was removed, added or
+// changed since was (checksums' map); files vanishing mid-walk count.
+func changedFrom(dir string, was map[string]string) bool {
+	seen := 0
+	changed := false
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			changed = true
+			return filepath.SkipAll
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, rerr := os.ReadFile(p)
+		sum := sha256.Sum256(b)
+		if w, ok := was[rel]; rerr != nil || !ok || !strings.HasPrefix(w, hex.EncodeToString(sum[:8])) {
+			changed = true
+			return filepath.SkipAll
+		}
+		seen++
+		return nil
+	})
+	return changed || seen != len(was)
 }
