@@ -44,18 +44,22 @@ func encodeContent(b []byte) ([]byte, string) {
 
 // encodeAfter returns after as an edit script on before when that is
 // smallest, else as encodeContent does. The script is checked by applying
-// it, so a content the line diff cannot reproduce is stored whole.
+// it, so a content the line diff cannot reproduce is stored whole. A
+// script under an eighth of after is taken without compressing after
+// whole (the round's commit waits for that).
 func encodeAfter(before, after []byte) ([]byte, string) {
-	z, enc := encodeContent(after)
 	if len(before) == 0 || len(after) < minEncode || len(before)+len(after) > maxEditScript {
-		return z, enc
+		return encodeContent(after)
 	}
 	edits := udiff.Lines(string(before), string(after))
 	if got, err := udiff.ApplyBytes(before, edits); err != nil || !bytes.Equal(got, after) {
-		return z, enc
+		return encodeContent(after)
 	}
 	script := deflate(marshalEdits(edits))
-	if len(script) >= len(z) {
+	if len(script) < len(after)/8 {
+		return script, encEdits
+	}
+	if z, enc := encodeContent(after); len(z) <= len(script) {
 		return z, enc
 	}
 	return script, encEdits

@@ -34,8 +34,15 @@ type encodedChange struct {
 
 // encodeChange compresses a (redacted) change's contents.
 func encodeChange(fc FileChange) encodedChange {
-	var e encodedChange
+	e := encodeAfterOnly(fc)
 	e.before, e.beforeEnc = encodeContent(fc.Before)
+	return e
+}
+
+// encodeAfterOnly compresses a change's content after: a journaled
+// change's row has its content before already.
+func encodeAfterOnly(fc FileChange) encodedChange {
+	var e encodedChange
 	if fc.After != nil {
 		e.after, e.afterEnc = encodeAfter(fc.Before, fc.After)
 	}

@@ -219,6 +219,9 @@ func dsn(path string, busy time.Duration, reader bool) string {
 	} else {
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")
+		// The WAL file keeps its largest size after a checkpoint unless
+		// limited: a round with large file contents would leave it megabytes.
+		q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", walLimit))
 		q.Set("_txlock", "immediate")
 	}
 	return path + "?" + q.Encode()

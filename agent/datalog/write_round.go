@@ -70,7 +70,11 @@ func (db *DB) prepareRound(rec RoundRecord) (*preparedRound, error) {
 	p.images = roundImages(rec.Messages)
 	p.files = make([]encodedChange, len(p.rec.FileChanges))
 	for i, fc := range p.rec.FileChanges {
-		p.files[i] = encodeChange(fc)
+		if fc.JournalID != 0 { // its row has the content before; encoded again only if the row is gone
+			p.files[i] = encodeAfterOnly(fc)
+		} else {
+			p.files[i] = encodeChange(fc)
+		}
 	}
 	return p, nil
 }
@@ -204,6 +208,7 @@ func (p *preparedRound) insertFileChanges(ctx context.Context, tx *wtx) error {
 			if done {
 				continue
 			}
+			enc = encodeChange(fc)
 		}
 		_, err := tx.exec(ctx, stInsertFileChange,
 			sid, round, task, fc.ToolCallID, fc.Path, fc.Existed,

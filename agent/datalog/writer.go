@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -190,13 +191,28 @@ func (w *writer) loop() {
 // than usual still trigger that one, as before.
 const checkpointEvery = 64
 
+// walLimit is the WAL size past which the writer checkpoints in its idle
+// time whatever the commits, and to which SQLite truncates the WAL after
+// a checkpoint (journal_size_limit): large file contents must not leave
+// the datalog several times their size.
+const walLimit = 1 << 20
+
+// walSize is the WAL file's size (0 when it cannot be read).
+func (w *writer) walSize() int64 {
+	fi, err := os.Stat(w.path + "-wal")
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
 // idle does the writer's housekeeping after it has replied, off the
 // caller's path: it prepares the statements, and copies the WAL back
 // into the database (PASSIVE: it never waits for readers, and the
 // fsyncs of a checkpoint land here instead of in a round's commit).
 func (w *writer) idle() {
 	w.warm()
-	if w.commits >= checkpointEvery && w.db != nil && len(w.pending) == 0 {
+	if (w.commits >= checkpointEvery || (w.commits > 0 && w.walSize() > walLimit)) && w.db != nil && len(w.pending) == 0 {
 		w.commits = 0
 		// A failure is harmless: SQLite's own checkpoint still runs.
 		_, _ = w.db.ExecContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`)
