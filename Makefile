@@ -31,7 +31,7 @@ test: ## run every test with the race detector
 # followed by an undo that must finish the job. Each test logs its tally.
 soak: ## the kill tests, 100 and 50 trials (tens of minutes; the log: bin/soak.txt)
 	@mkdir -p bin
-	@KEEL_SOAK=1 $(GO) test -count=1 -timeout 90m -v -run 'TestKillDuring(Editing|Undo)' ./cmd/keel > bin/soak.txt 2>&1; \
+	@KEEL_SOAK=1 $(GO) test -count=1 -timeout 120m -parallel 4 -v -run 'TestKillDuring(Editing|Undo)' ./cmd/keel > bin/soak.txt 2>&1; \
 		rc=$$?; grep -E -- '--- FAIL|^(ok|FAIL)|trials,' bin/soak.txt; exit $$rc
 
 lint: ## go vet, gofmt (must be empty), deadcode (must be empty), staticcheck when installed

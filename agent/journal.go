@@ -54,25 +54,27 @@ type fileJournal struct {
 
 var _ tools.Journal = (*fileJournal)(nil)
 
-// Record commits c as it is before the change, or refuses.
+// Record commits c as it is before the change, or refuses. The call's
+// own session records it: a subagent's tools are the parent's, and so is
+// their workspace, whose journal is the parent's.
 func (j *fileJournal) Record(ctx context.Context, c tools.FileChange) (int64, error) {
-	r := j.s.opts.Recorder
+	ref, _ := ctx.Value(journalCallKey{}).(callRef)
+	s, task := j.s, 0
+	if ref.t != nil {
+		s, task = ref.t.s, ref.t.seq
+	}
+	r := s.opts.Recorder
 	if r == nil {
 		return 0, nil // no datalog: no undo to keep
 	}
-	ref, _ := ctx.Value(journalCallKey{}).(callRef)
-	task := 0
-	if ref.t != nil {
-		task = ref.t.seq
-	}
-	id, err := r.journal(ctx, j.s.currentRound(), task, ref.call, c)
+	id, err := r.journal(ctx, s.currentRound(), task, ref.call, c)
 	if err == nil {
-		j.mu.Lock()
-		j.ids[ref.call] = append(j.ids[ref.call], id)
-		j.mu.Unlock()
+		s.journal.mu.Lock()
+		s.journal.ids[ref.call] = append(s.journal.ids[ref.call], id)
+		s.journal.mu.Unlock()
 		return id, nil
 	}
-	return 0, j.unrecorded(ctx, ref, c.Path, err)
+	return 0, s.journal.unrecorded(ctx, ref, c.Path, err)
 }
 
 // unrecorded decides about a change the datalog could not record: the

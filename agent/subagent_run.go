@@ -94,7 +94,7 @@ func (s *Session) childOptions(def *agentdef.Def, name string, ts []tools.Tool) 
 	o := Options{
 		Provider: s.provider(), ProviderName: p.ProviderName, Model: p.Model, ContextWindow: p.ContextWindow,
 		MaxOutputTokens: p.MaxOutputTokens, Prices: p.Prices,
-		Tools: ts, Permissions: p.Permissions, Gate: childGate{gate: p.Gate, agent: name}, Yolo: p.Yolo,
+		Tools: ts, Permissions: p.Permissions, Gate: childGate{gate: p.Gate, agent: name}, RecordAsker: p.RecordAsker, Yolo: p.Yolo,
 		Hooks: p.Hooks, AgentName: name, Discipline: s.live.policy(), StructuredReflection: p.StructuredReflection,
 		Workdir: p.Workdir, Project: p.Project, MaxDuration: p.MaxDuration, CaptureBodies: p.CaptureBodies,
 		Now: p.Now, OnInternalError: p.OnInternalError,
