@@ -219,3 +219,30 @@ func TestFullDiskCatchesUpWhenSpaceReturns(t *testing.T) {
 		t.Errorf("after undo: %v", diff)
 	}
 }
+
+// TestFullDiskAsksInTheTUIInTmux: in the TUI, a datalog that cannot save
+// shows a banner, and a change it cannot record is asked about (with
+// --yolo too: undo could not restore it); allowed, it is made and keel
+// says undo will not restore it.
+func TestFullDiskAsksInTheTUIInTmux(t *testing.T) {
+	t.Parallel()
+	home, dir := fullDiskHome(t)
+	fillers := make(chan string, 1)
+	srv := fillingServer(t, filepath.Join(home, "data"), editRounds(1), fillers)
+	t.Cleanup(func() {
+		select {
+		case f := <-fillers:
+			os.Remove(f)
+		default:
+		}
+	})
+	tm := startTmux(t, tmuxEnv(home, srv), dir, "--yolo")
+	tm.waitFor("Ask keel")
+	tm.keys("write the file", "Enter")
+	tm.waitFor("⚠ keel's datalog cannot save", "Allow write_file?", "keel undo could not restore it")
+	tm.keys("a")
+	tm.waitFor("without a record: keel undo will not restore it")
+	if _, err := os.Stat(filepath.Join(dir, "b0.txt")); err != nil {
+		t.Errorf("the allowed change was not made: %v", err)
+	}
+}
