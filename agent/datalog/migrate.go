@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 //go:embed migrations/*.sql
@@ -80,11 +81,28 @@ func migrate(ctx context.Context, db *sql.DB, migs []migration) error {
 		if m.version <= cur {
 			continue
 		}
-		if err := applyMigration(ctx, db, m); err != nil {
+		if err := applyRetrying(ctx, db, m); err != nil {
 			return fmt.Errorf("apply migration %s: %w", m.name, err)
 		}
 	}
 	return nil
+}
+
+// migrateWait is how long a migration waits for other processes setting
+// up the same datalog: each holds the lock for its own migrations, which
+// on a busy machine can outlast one busy timeout.
+const migrateWait = time.Minute
+
+// applyRetrying applies m, retrying while another process holds the lock.
+func applyRetrying(ctx context.Context, db *sql.DB, m migration) error {
+	deadline := time.Now().Add(migrateWait)
+	for wait := 10 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
+		err := applyMigration(ctx, db, m)
+		if err == nil || !busy(err) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(wait)
+	}
 }
 
 func applyMigration(ctx context.Context, db *sql.DB, m migration) error {

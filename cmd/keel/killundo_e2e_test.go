@@ -263,9 +263,9 @@ func killEditTrial(t *testing.T, seed uint64, tally *soakTally) bool {
 }
 
 // TestKillDuringUndoThenUndoFinishes: keel undo killed at a random moment
-// leaves the files half restored; the next keel undo finishes the job,
-// and every file is as it was before the task. A trial whose undo ended
-// before the kill is tried again with an earlier moment.
+// of its restoring leaves the files half restored; the next keel undo
+// finishes the job, and every file is as it was before the task. A trial
+// whose undo ended before the kill is tried again, with a new task.
 func TestKillDuringUndoThenUndoFinishes(t *testing.T) {
 	t.Parallel()
 	var tally soakTally
@@ -274,42 +274,54 @@ func TestKillDuringUndoThenUndoFinishes(t *testing.T) {
 		t.Run(strconv.Itoa(trial), func(t *testing.T) {
 			t.Parallel()
 			tally.trials.Add(1)
-			seed := uint64(time.Now().UnixNano()) + uint64(trial)
-			et := newEditTask(seed, 60, 40)
-			home, dir := t.TempDir(), t.TempDir()
-			et.write(t, dir)
-			start := checksums(t, dir)
-			if killedTask(t, home, dir, et, -1, 0) {
-				t.Fatal("killed without being asked")
-			}
-			edited := checksums(t, dir)
-			delay := time.Duration(rand.New(rand.NewPCG(seed, 2)).IntN(30)) * time.Millisecond
-			cmd, out := startKeel(t, home, dir, llmtest.Start(t, llmtest.Rounds()), "undo")
-			var exitErr error
-			exited := make(chan struct{})
-			go func() { exitErr = cmd.Wait(); close(exited) }()
-			if !waitTreeChange(dir, edited, exited) { // the undo ended before it was seen restoring
-				t.Skipf("seed %d: undo ended before the kill: %s", seed, out)
-			}
-			time.Sleep(delay) // a random moment of the restoring, not a wait for state
-			_ = cmd.Process.Signal(syscall.SIGKILL)
-			if <-exited; exitErr == nil {
-				if diff := sameTree(start, checksums(t, dir)); len(diff) > 0 {
-					t.Fatalf("seed %d: an undo nobody killed left %v", seed, diff)
+			for attempt := range 3 {
+				if killUndoTrial(t, uint64(time.Now().UnixNano())+uint64(trial)<<8+uint64(attempt), &tally) {
+					return
 				}
-				t.Skipf("seed %d: undo ended %s after it began restoring, before the kill", seed, delay)
 			}
-			tally.killed.Add(1)
-			undo, ok := undoOnce(t, home, dir)
-			if strings.Contains(undo, "was interrupted") {
-				tally.interrupted.Add(1)
-			}
-			if diff := sameTree(start, checksums(t, dir)); len(diff) > 0 || !ok {
-				t.Fatalf("seed %d, undo killed %s after it began restoring: after the next undo %v\nundo: %s", seed, delay, diff, undo)
-			}
-			tally.exact.Add(1)
+			t.Fatal("the undo ended before the kill three times")
 		})
 	}
+}
+
+// killUndoTrial runs one trial; false when the undo ended before the kill.
+func killUndoTrial(t *testing.T, seed uint64, tally *soakTally) bool {
+	et := newEditTask(seed, 60, 40)
+	home, dir := t.TempDir(), t.TempDir()
+	et.write(t, dir)
+	start := checksums(t, dir)
+	if killedTask(t, home, dir, et, -1, 0) {
+		t.Fatal("killed without being asked")
+	}
+	edited := checksums(t, dir)
+	delay := time.Duration(rand.New(rand.NewPCG(seed, 2)).IntN(30)) * time.Millisecond
+	cmd, out := startKeel(t, home, dir, llmtest.Start(t, llmtest.Rounds()), "undo")
+	var exitErr error
+	exited := make(chan struct{})
+	go func() { exitErr = cmd.Wait(); close(exited) }()
+	if !waitTreeChange(dir, edited, exited) { // the undo ended before it was seen restoring
+		t.Logf("seed %d: undo ended before the kill: %s", seed, out)
+		return false
+	}
+	time.Sleep(delay) // a random moment of the restoring, not a wait for state
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	if <-exited; exitErr == nil {
+		if diff := sameTree(start, checksums(t, dir)); len(diff) > 0 {
+			t.Fatalf("seed %d: an undo nobody killed left %v", seed, diff)
+		}
+		t.Logf("seed %d: undo ended %s after it began restoring, before the kill", seed, delay)
+		return false
+	}
+	tally.killed.Add(1)
+	undo, ok := undoOnce(t, home, dir)
+	if strings.Contains(undo, "was interrupted") {
+		tally.interrupted.Add(1)
+	}
+	if diff := sameTree(start, checksums(t, dir)); len(diff) > 0 || !ok {
+		t.Fatalf("seed %d, undo killed %s after it began restoring: after the next undo %v\nundo: %s", seed, delay, diff, undo)
+	}
+	tally.exact.Add(1)
+	return true
 }
 
 // waitTreeChange waits until a file under dir differs from was (undo is
