@@ -109,10 +109,10 @@ func (a *app) buildSession(ctx context.Context, cfg *config.Config, setup sessio
 		return nil, usageError(err)
 	}
 	recallTool := addRecallTool(&toolset, cfg, ws.Root())
-	mcpTools := addMCPTools(&toolset, cfg, ws.Root(), a.mcpNotifier(setup))
 	if err := addFetchTool(&toolset, cfg); err != nil {
 		return nil, usageError(err)
 	}
+	mcpTools := addMCPTools(&toolset, cfg, ws.Root(), a.mcpNotifier(setup))
 	popts := a.policyOptions(cfg, setup)
 	popts.Tools, popts.Unconfined, popts.Persist = toolset, unconfined(cfg, runner), persistRule()
 	popts.Allow = append(slices.Clip(popts.Allow), fetchRules(cfg)...)
