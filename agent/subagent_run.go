@@ -97,7 +97,7 @@ func (s *Session) childOptions(def *agentdef.Def, name string, ts []tools.Tool) 
 		Tools: ts, Permissions: p.Permissions, Gate: childGate{gate: p.Gate, agent: name}, RecordAsker: p.RecordAsker, Yolo: p.Yolo,
 		Hooks: p.Hooks, AgentName: name, Discipline: s.live.policy(), StructuredReflection: p.StructuredReflection,
 		Workdir: p.Workdir, Project: p.Project, MaxDuration: p.MaxDuration, CaptureBodies: p.CaptureBodies,
-		Now: p.Now, OnInternalError: p.OnInternalError,
+		Now: p.Now, OnInternalError: p.OnInternalError, AcceptsImages: p.AcceptsImages,
 	}
 	o.Limits = p.Limits
 	o.Limits.MaxTurns, o.Limits.MaxToolCalls = sub.Limits.MaxTurns, sub.Limits.MaxToolCalls

@@ -118,12 +118,6 @@ func readImages(ctx context.Context, q *sql.DB, hashes []any, into map[string][]
 	return rows.Err()
 }
 
-// ImageData is one stored image's bytes by its SHA-256 (keel log export).
-func (db *DB) ImageData(ctx context.Context, sha string) (mime string, data []byte, err error) {
-	err = db.reader(ctx).QueryRowContext(ctx, `SELECT mime, data FROM images WHERE sha256 = ?`, sha).Scan(&mime, &data)
-	return mime, data, err
-}
-
 // pruneImages drops the images no session uses any more.
 func pruneImages(ctx context.Context, tx *wtx) error {
 	_, err := tx.Exec(ctx, `DELETE FROM images WHERE sha256 NOT IN (SELECT sha256 FROM session_images)`)

@@ -157,9 +157,3 @@ func (in *Model) ImageLoaded(msg ImageMsg) string {
 	in.syncChips()
 	return ""
 }
-
-// HasImages reports whether the prompt carries an image now.
-func (in *Model) HasImages() bool {
-	files, _ := in.Attachments()
-	return len(attach.Images(files)) > 0
-}
