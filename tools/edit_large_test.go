@@ -66,6 +66,7 @@ func bigFile(t *testing.T, ws *Workspace, name string, size int, crlf bool) stri
 }
 
 func TestEditLargeFile(t *testing.T) {
+	t.Parallel() // CPU-bound under -race; overlaps the other long tests after the serial ones
 	ws := newTestWS(t, nil)
 	for _, crlf := range []bool{false, true} {
 		t.Run(fmt.Sprintf("crlf=%v", crlf), func(t *testing.T) {

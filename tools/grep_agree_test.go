@@ -43,6 +43,7 @@ var agreeCorpus = []grepParams{
 // TestGrepSameAsRGOnTree runs the corpus on a generated tree through both
 // engines and compares the outputs byte for byte.
 func TestGrepSameAsRGOnTree(t *testing.T) {
+	t.Parallel() // CPU-bound under -race; overlaps the other long tests after the serial ones
 	rg := rgPath()
 	if rg == "" {
 		t.Skip("rg is not installed: the Go engine cannot be compared with it (apt-get install ripgrep)")

@@ -96,6 +96,7 @@ func TestGrepCapped(t *testing.T) {
 
 // The Go engine must print what rg prints, on a real tree.
 func TestGrepAgreesWithRG(t *testing.T) {
+	t.Parallel() // CPU-bound under -race; overlaps the other long tests after the serial ones
 	rg := rgPath()
 	if rg == "" {
 		t.Skip("rg not installed")
