@@ -90,6 +90,7 @@ func startACP(t *testing.T, home string, srv *llmtest.Server, rec *acpRecorder) 
 
 // session/load resumes a session from the datalog and replays it.
 func TestACPLoadReplaysAStoredSession(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	srv := llmtest.Start(t, llmtest.Rounds(
 		llmtest.ToolRound(llmtest.Call{ID: "r1", Name: "read_file", Args: `{"path":"main.go"}`}),
 		llmtest.TextRound("main.go is empty"),

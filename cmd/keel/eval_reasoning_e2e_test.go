@@ -41,6 +41,7 @@ func runEval(t *testing.T, kind evaltest.Kind, args ...string) evalReport {
 // project per task); the scripted retrier skips the drift a lesson names,
 // so from its second run on it wastes fewer calls than with lessons off.
 func TestEvalLessonsOnAgainstOff(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	rep := runEval(t, evaltest.Retrier, "--runs", "2", "--tasks", "failing-test", "--a", "memory.lessons=true", "--b", "memory.lessons=false", "--parallel", "1")
 	wasted := findMetric(t, rep, "wasted_calls")
 	if wasted.A.Value >= wasted.B.Value || rep.A.Solved < rep.B.Solved {
@@ -52,6 +53,7 @@ func TestEvalLessonsOnAgainstOff(t *testing.T) {
 // TestEvalStructuredAgainstFreeText: both kinds of checkpoint run through
 // the suite; structured checkpoints are answered with reflect calls.
 func TestEvalStructuredAgainstFreeText(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	rep := runEval(t, evaltest.Wanderer, "--runs", "1", "--tasks", "rename", "--a", "reflection_structured=true", "--b", "reflection_structured=false", "--parallel", "2")
 	for _, r := range rep.Results {
 		if !r.Solved || r.StopReason != "completed" {

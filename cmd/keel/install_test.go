@@ -17,6 +17,7 @@ import (
 // @VERSION also refuses a module whose go.mod has replace or exclude
 // directives at all, so there must be none.
 func TestGoInstallAtVersion(t *testing.T) {
+	t.Parallel() // waits on the go command: overlaps the package's other tests
 	if testing.Short() {
 		t.Skip("builds keel from a throwaway module")
 	}
