@@ -33,10 +33,13 @@ test: ## run every test with the race detector
 # random moments of an editing task, each followed by one keel undo that
 # must restore every file exactly; 50 SIGKILLs during keel undo, each
 # followed by an undo that must finish the job. Each test logs its tally.
-soak: ## the kill tests, 100 and 50 trials (tens of minutes; the log: bin/soak.txt)
+# Then the permission differential with 20000 generated commands (make
+# test runs the first 5000).
+soak: ## the kill tests, 100 and 50 trials, and the 20000-command permission differential (tens of minutes; the log: bin/soak.txt)
 	@mkdir -p bin
-	@KEEL_SOAK=1 $(GO) test -count=1 -timeout 120m -parallel 4 -v -run 'TestKillDuring(Editing|Undo)' ./cmd/keel > bin/soak.txt 2>&1; \
-		rc=$$?; grep -E -- '--- FAIL|^(ok|FAIL)|trials,' bin/soak.txt; exit $$rc
+	@KEEL_SOAK=1 $(GO) test -count=1 -timeout 120m -parallel 4 -v -run 'TestKillDuring(Editing|Undo)' ./cmd/keel > bin/soak.txt 2>&1; rc=$$?; \
+		KEEL_SOAK=1 $(GO) test -count=1 -timeout 120m -v -run 'TestPermissionDifferential$$' ./tools >> bin/soak.txt 2>&1 || rc=1; \
+		grep -E -- '--- FAIL|^(ok|FAIL)|trials,|commands generated' bin/soak.txt; exit $$rc
 
 lint: ## go vet, gofmt (must be empty), deadcode (must be empty), staticcheck when installed
 	$(GO) vet ./...
