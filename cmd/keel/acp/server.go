@@ -57,12 +57,16 @@ type Server struct {
 // or ctx ends, then closes every session.
 func Serve(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	s := &Server{opts: opts, sessions: map[acpsdk.SessionId]*session{}}
-	s.conn = acpsdk.NewAgentSideConnection(s, out, in)
+	// The connection starts reading at once, and a request's handler reads
+	// s.conn: nothing is read until s.conn and the logger are set.
+	gate := &gatedReader{r: in, ready: make(chan struct{})}
+	s.conn = acpsdk.NewAgentSideConnection(s, out, gate)
 	logTo := opts.Log
 	if logTo == nil {
 		logTo = io.Discard
 	}
 	s.conn.SetLogger(slog.New(slog.NewTextHandler(logTo, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	close(gate.ready)
 	select {
 	case <-s.conn.Done():
 	case <-ctx.Done():
@@ -216,4 +220,15 @@ func randomID() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// gatedReader holds its first Read until ready is closed.
+type gatedReader struct {
+	r     io.Reader
+	ready chan struct{}
+}
+
+func (g *gatedReader) Read(p []byte) (int, error) {
+	<-g.ready
+	return g.r.Read(p)
 }
