@@ -195,33 +195,43 @@ timeout = "10s"
 	}
 }
 
+// TestStopHookSendsTheModelBackOnce: a Stop hook that blocks, by exit 2
+// or by exit 0 with {"decision":"block"}, sends the model back with its
+// reason; once stop_hook_active is true it lets the task end.
 func TestStopHookSendsTheModelBackOnce(t *testing.T) {
-	home, dir := t.TempDir(), project(t)
-	writeUserConfig(t, home, `[[hooks.Stop]]
-command = "if grep -q '\"stop_hook_active\":true'; then exit 0; fi; echo 'run go vet before you stop' >&2; exit 2"
-`)
-	srv := llmtest.Start(t, llmtest.Rounds(llmtest.TextRound("done"), llmtest.TextRound("vetted and done")))
-	out, errOut, code := runKeelHome(t, home, srv, dir, "", "-p", "fix", "--output-format", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
+	const again = "if grep -q '\\\"stop_hook_active\\\":true'; then exit 0; fi; "
+	cases := []struct {
+		name, block, told, final, rows string
+	}{
+		{"exit 2", `echo 'run go vet before you stop' >&2; exit 2`, "run go vet before you stop", "vetted and done", "[Stop 2 block Stop 0 ]"},
+		{"JSON decision", `echo '{\"decision\":\"block\",\"reason\":\"update CHANGELOG.md first\"}'`,
+			"update CHANGELOG.md first", "changelog updated", "[Stop 0 block Stop 0 ]"},
 	}
-	reqs := srv.Requests()
-	if len(reqs) != 2 {
-		t.Fatalf("%d requests, want the Stop hook to send the model back once", len(reqs))
-	}
-	if last := reqs[1].Messages[len(reqs[1].Messages)-1].Content; !strings.Contains(last, "A Stop hook did not let the task end yet: run go vet before you stop") {
-		t.Errorf("the model was told %q", last)
-	}
-	var res struct {
-		Result    string `json:"result"`
-		SessionID string `json:"session_id"`
-	}
-	_ = json.Unmarshal([]byte(out), &res)
-	if res.Result != "vetted and done" {
-		t.Errorf("result = %q", res.Result)
-	}
-	if rows := hookRows(t, home, res.SessionID); fmt.Sprint(rows) != "[Stop 2 block Stop 0 ]" {
-		t.Errorf("hook_runs = %v", rows)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			home, dir := t.TempDir(), project(t)
+			writeUserConfig(t, home, "[[hooks.Stop]]\ncommand = \""+again+c.block+"\"\n")
+			srv := llmtest.Start(t, llmtest.Rounds(llmtest.TextRound("done"), llmtest.TextRound(c.final)))
+			out, errOut, code := runKeelHome(t, home, srv, dir, "", "-p", "fix", "--output-format", "json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 2 {
+				t.Fatalf("%d requests, want the Stop hook to send the model back once", len(reqs))
+			}
+			if last := reqs[1].Messages[len(reqs[1].Messages)-1].Content; !strings.Contains(last, "A Stop hook did not let the task end yet: "+c.told) {
+				t.Errorf("the model was told %q", last)
+			}
+			var res struct {
+				Result    string `json:"result"`
+				SessionID string `json:"session_id"`
+			}
+			_ = json.Unmarshal([]byte(out), &res)
+			if rows := hookRows(t, home, res.SessionID); res.Result != c.final || fmt.Sprint(rows) != c.rows {
+				t.Errorf("result %q, hook_runs = %v", res.Result, rows)
+			}
+		})
 	}
 }
 
@@ -423,35 +433,5 @@ func TestAHookErrorIsShownAndBlocksNothing(t *testing.T) {
 	}
 	if rows := hookRows(t, home, lines[0]["session_id"].(string)); fmt.Sprint(rows) != "[PreToolUse 7 error]" {
 		t.Errorf("hook_runs = %v", rows)
-	}
-}
-
-// TestAStopHooksJSONDecisionSendsTheModelBack: a Stop hook that exits 0
-// with {"decision":"block"} sends the model back with its reason, as exit
-// 2 does; once stop_hook_active is true it lets the task end.
-func TestAStopHooksJSONDecisionSendsTheModelBack(t *testing.T) {
-	home, dir := t.TempDir(), project(t)
-	writeUserConfig(t, home, `[[hooks.Stop]]
-command = "if grep -q '\"stop_hook_active\":true'; then exit 0; fi; echo '{\"decision\":\"block\",\"reason\":\"update CHANGELOG.md first\"}'"
-`)
-	srv := llmtest.Start(t, llmtest.Rounds(llmtest.TextRound("done"), llmtest.TextRound("changelog updated")))
-	out, errOut, code := runKeelHome(t, home, srv, dir, "", "-p", "fix", "--output-format", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	reqs := srv.Requests()
-	if len(reqs) != 2 {
-		t.Fatalf("%d requests, want the Stop hook to send the model back once", len(reqs))
-	}
-	if last := reqs[1].Messages[len(reqs[1].Messages)-1].Content; !strings.Contains(last, "A Stop hook did not let the task end yet: update CHANGELOG.md first") {
-		t.Errorf("the model was told %q", last)
-	}
-	var res struct {
-		Result    string `json:"result"`
-		SessionID string `json:"session_id"`
-	}
-	_ = json.Unmarshal([]byte(out), &res)
-	if rows := hookRows(t, home, res.SessionID); res.Result != "changelog updated" || fmt.Sprint(rows) != "[Stop 0 block Stop 0 ]" {
-		t.Errorf("result %q, hook_runs = %v", res.Result, rows)
 	}
 }
