@@ -67,6 +67,9 @@ type Options struct {
 	// (keel's sandbox helper, which kills everything the server started
 	// when it stops or keel dies); nil runs it directly.
 	Command func(argv []string) (*exec.Cmd, error)
+	// TokenFile is the 0600 file of OAuth sign-ins (keel mcp login);
+	// "" leaves HTTP servers without OAuth.
+	TokenFile string
 }
 
 func (o Options) withDefaults() Options {

@@ -103,7 +103,11 @@ func (s *server) transport() (sdk.Transport, *exec.Cmd) {
 		hc := *s.opts.HTTPClient
 		s.auth = &authSeen{}
 		hc.Transport = &headerTransport{base: hc.Transport, headers: s.expanded(s.cfg.Headers), auth: s.auth}
-		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: &hc, DisableStandaloneSSE: true}, nil
+		t := &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: &hc, DisableStandaloneSSE: true}
+		if h := s.oauth(); h != nil {
+			t.OAuthHandler = h
+		}
+		return t, nil
 	}
 	cmd := s.command()
 	cmd.Dir = s.opts.Dir
@@ -166,9 +170,11 @@ func (s *server) explain(ctx context.Context, err error, cmd *exec.Cmd) error {
 		err = fmt.Errorf("it did not answer within %s (startup_timeout in [mcp.servers.%s] sets the limit)", s.cfg.StartTimeout, s.cfg.Name)
 	case errors.Is(ctx.Err(), context.Canceled):
 		return errClosed
+	case errors.As(err, new(*LoginNeededError)):
+		return (&LoginNeededError{Name: s.cfg.Name})
 	case cmd != nil && cmd.ProcessState != nil:
 		err = fmt.Errorf("it exited before answering (%s)", cmd.ProcessState)
-	case s.auth != nil && s.auth.problem(s.cfg.Name) != nil:
+	case s.auth != nil && s.signin == nil && s.auth.problem(s.cfg.Name) != nil:
 		return s.auth.problem(s.cfg.Name)
 	}
 	if last := lastLine(s.stderr.Tail(1)); last != "" && s.cfg.URL == "" {

@@ -38,6 +38,7 @@ type server struct {
 	noise    *tailBuffer // stdout lines that were not JSON-RPC, skipped
 	progress progressRoutes
 	auth     *authSeen // an HTTP server's last 401, for the start's error
+	signin   *signIn   // an HTTP server's OAuth sign-in, with Options.TokenFile
 
 	mu        sync.Mutex
 	state     State
