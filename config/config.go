@@ -221,3 +221,13 @@ func (c *Config) DatalogPath() string {
 	}
 	return joinPath(c.dataHomeDir, "keel", "keel.db")
 }
+
+// MCPTokenPath is the 0600 file where keel mcp login keeps OAuth
+// sign-ins: mcp-oauth.json under $XDG_DATA_HOME/keel (default
+// ~/.local/share/keel); "" when neither XDG_DATA_HOME nor HOME is set.
+func (c *Config) MCPTokenPath() string {
+	if c.dataHomeDir == "" {
+		return ""
+	}
+	return joinPath(c.dataHomeDir, "keel", "mcp-oauth.json")
+}

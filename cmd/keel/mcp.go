@@ -42,7 +42,8 @@ func newMCPManager(cfg *config.Config, root string, notify func(string)) *mcp.Ma
 		notify = func(string) {}
 	}
 	return mcp.New(mcpServers(cfg), mcp.Options{Env: childEnv(cfg, os.Environ()), Dir: root, MaxOutput: cfg.ToolOutputCap,
-		Notify: func(s string) { notify(termtext.Sanitize(s)) }, Version: version, Command: reapedCommand})
+		Notify: func(s string) { notify(termtext.Sanitize(s)) }, Version: version, Command: reapedCommand,
+		TokenFile: cfg.MCPTokenPath()})
 }
 
 // mcpServers maps the configured servers onto the manager's.
@@ -97,7 +98,7 @@ func mcpReport(m *mcp.Manager) string {
 func (a *app) mcpCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "MCP servers: keel mcp list, add, remove",
+		Short: "MCP servers: keel mcp list, add, remove, login, logout",
 		Args:  cobra.NoArgs,
 		// runnable, so that its Args run: "keel mcp bogus" is a usage error, not help and exit 0
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
@@ -114,7 +115,7 @@ func (a *app) mcpCommand() *cobra.Command {
 			return a.listMCP(cmd.Context(), cfg)
 		},
 	})
-	cmd.AddCommand(a.mcpAddCommand(), a.mcpRemoveCommand())
+	cmd.AddCommand(a.mcpAddCommand(), a.mcpRemoveCommand(), a.mcpLoginCommand(), a.mcpLogoutCommand())
 	return cmd
 }
 
