@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/keel-dev/keel/config"
+	"github.com/keel-dev/keel/internal/termtext"
 	"github.com/keel-dev/keel/tools/mcp"
 )
 
@@ -32,7 +33,7 @@ func (a *app) mcpLoginCommand() *cobra.Command {
 			ctx, cancel := context.WithTimeout(cmd.Context(), loginWait)
 			defer cancel()
 			opts := mcp.Options{TokenFile: cfg.MCPTokenPath(), Version: version}
-			n, err := mcp.Login(ctx, s, opts, a.openBrowser(s.Name))
+			n, err := mcp.Login(ctx, s, opts, a.openBrowser(s.Name, childEnv(cfg, os.Environ())))
 			if err != nil {
 				return fmt.Errorf("signing in to %s: %w", s.Name, err)
 			}
@@ -88,11 +89,14 @@ func (a *app) mcpURLServer(cmd *cobra.Command, name string) (*config.Config, mcp
 
 // openBrowser prints the authorization URL and opens it in the browser
 // when there is one ($BROWSER, else the desktop's opener when a display
-// is set); headless, the printed URL is the way.
-func (a *app) openBrowser(name string) func(string) {
+// is set), with run_command's environment (no secrets); headless, the
+// printed URL is the way.
+func (a *app) openBrowser(name string, env []string) func(string) {
 	return func(u string) {
-		fmt.Fprintf(a.stderr, "keel: to sign in to %s, open this URL (keel waits for its redirect to 127.0.0.1):\n  %s\n", name, u)
+		fmt.Fprintf(a.stderr, "keel: to sign in to %s, open this URL (keel waits for its redirect to 127.0.0.1):\n  %s\n",
+			name, termtext.Sanitize(u))
 		if cmd := browserCommand(u); cmd != nil {
+			cmd.Env = env
 			if err := cmd.Start(); err == nil {
 				go cmd.Wait()
 			}

@@ -26,7 +26,12 @@ func Login(ctx context.Context, cfg ServerConfig, opts Options, browse func(auth
 	}
 	h.browse, h.loaded = browse, true
 	l, got, err := s.dial(ctx)
-	if err != nil {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return 0, errors.New("the sign-in was not completed in time")
+	case ctx.Err() != nil:
+		return 0, errors.New("the sign-in was cancelled")
+	case err != nil:
 		return 0, err
 	}
 	l.end()

@@ -130,3 +130,15 @@ func TestOAuthLoginNotAsked(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A login nobody completes ends with its context, saying so.
+func TestOAuthLoginNotCompleted(t *testing.T) {
+	a := mcptest.NewOAuthServer()
+	t.Cleanup(a.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	opened := func(string) { cancel() } // the user closes the browser and presses ctrl-c
+	_, err := Login(ctx, ServerConfig{Name: "web", URL: a.URL + "/mcp"}, Options{TokenFile: filepath.Join(t.TempDir(), "t.json")}, opened)
+	if err == nil || err.Error() != "the sign-in was cancelled" {
+		t.Errorf("err = %v", err)
+	}
+}
