@@ -234,3 +234,29 @@ func TestCompactionTrustsUsageAboveEstimate(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactionAfterAnAnswerSentBack: an answer cut at the output limit
+// is sent back to continue, and the next request needs compacting first:
+// the task moves synthesizing → executing → compacting, never straight
+// from synthesizing (OnInternalError fails the test on a bad transition).
+func TestCompactionAfterAnAnswerSentBack(t *testing.T) {
+	big := strings.Repeat("x", 4000)
+	s, srv := newSession(t, llmtest.Rounds(
+		llmtest.Round{ToolCalls: []llmtest.Call{call("c1", "echo", `{"path":"a"}`)}, Placement: llmtest.UsageAbsent},
+		llmtest.Round{Text: "the first half " + big, FinishReason: "length", Placement: llmtest.UsageAbsent},
+		llmtest.Round{Text: "summary", Placement: llmtest.UsageAbsent},
+		llmtest.Round{Text: " and the rest", Placement: llmtest.UsageAbsent},
+	), func(o *Options) { o.ContextWindow = 1200; o.Limits.KeepRounds = 1 })
+	evs, st := runTask(t, context.Background(), s, "go")
+	if st.Reason != StopCompleted || !strings.HasSuffix(st.Result, " and the rest") {
+		t.Fatalf("stop = %s (%s) %q", st.Reason, st.Message, st.Result)
+	}
+	if len(srv.Requests()) != 4 || !strings.Contains(srv.Requests()[2].Messages[0].Content, "Summarize") {
+		t.Fatalf("expected the third request to be the summary; got %d requests", len(srv.Requests()))
+	}
+	for _, e := range eventsOf[StateChanged](evs) {
+		if e.To == StateCompacting && e.From != StateExecuting {
+			t.Errorf("compacting entered from %s", e.From)
+		}
+	}
+}
