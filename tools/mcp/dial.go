@@ -174,7 +174,7 @@ func (s *server) explain(ctx context.Context, err error, cmd *exec.Cmd) error {
 		return (&LoginNeededError{Name: s.cfg.Name})
 	case cmd != nil && cmd.ProcessState != nil:
 		err = fmt.Errorf("it exited before answering (%s)", cmd.ProcessState)
-	case s.auth != nil && s.signin == nil && s.auth.problem(s.cfg.Name) != nil:
+	case s.auth != nil && (s.signin == nil || !s.auth.bearer()) && s.auth.problem(s.cfg.Name) != nil:
 		return s.auth.problem(s.cfg.Name)
 	}
 	if last := lastLine(s.stderr.Tail(1)); last != "" && s.cfg.URL == "" {

@@ -7,10 +7,10 @@ import (
 	"sync"
 )
 
-// keel does not run OAuth sign-in for remote servers yet: a server that
-// answers 401 with a Bearer challenge (the MCP authorization spec's
-// start) is reported as such, with what to do instead, rather than as a
-// bare HTTP error.
+// A server that answers 401 is reported with what to do rather than as
+// a bare HTTP error: one with a Bearer challenge (the MCP authorization
+// spec's start) and no sign-in possible (no token file) names what is
+// missing; signin.go handles it otherwise.
 
 // authSeen keeps the last 401 a server's transport saw.
 type authSeen struct {
@@ -41,9 +41,20 @@ func (a *authSeen) problem(name string) error {
 		return nil
 	case a.sentAuth:
 		return fmt.Errorf("the server refused the Authorization header of [mcp.servers.%s] (401 Unauthorized): check the token it sends", name)
-	case strings.HasPrefix(strings.ToLower(strings.TrimSpace(a.challenge)), "bearer"):
-		return fmt.Errorf("the server asks for OAuth sign-in (401 Unauthorized), which keel does not support yet; "+
-			"get a token from the service and set headers = { Authorization = \"Bearer ${TOKEN}\" } in [mcp.servers.%s]", name)
+	case a.bearerLocked():
+		return fmt.Errorf("the server asks for OAuth sign-in (401 Unauthorized), which needs keel's data dir (set HOME or XDG_DATA_HOME, then run `keel mcp login %s`); "+
+			"or get a token from the service and set headers = { Authorization = \"Bearer ${TOKEN}\" } in [mcp.servers.%s]", name, name)
 	}
 	return fmt.Errorf("the server wants credentials (401 Unauthorized); set them with headers in [mcp.servers.%s]", name)
+}
+
+// bearer reports whether the last 401 came with a Bearer challenge.
+func (a *authSeen) bearer() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.bearerLocked()
+}
+
+func (a *authSeen) bearerLocked() bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(a.challenge)), "bearer")
 }

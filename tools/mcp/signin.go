@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -75,6 +76,9 @@ func (h *signIn) Authorize(ctx context.Context, req *http.Request, resp *http.Re
 	if h.browse == nil {
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized || !isBearer(resp.Header.Get("WWW-Authenticate")) {
+			return nil // not a sign-in: the retry fails as it would have
+		}
 		return &LoginNeededError{Name: h.name}
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -175,4 +179,8 @@ func (s *server) oauth() *signIn {
 	}
 	s.signin = &signIn{name: s.cfg.Name, url: s.cfg.URL, store: tokenStore{path: s.opts.TokenFile}, client: s.opts.HTTPClient}
 	return s.signin
+}
+
+func isBearer(challenge string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(challenge)), "bearer")
 }

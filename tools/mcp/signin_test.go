@@ -142,3 +142,17 @@ func TestOAuthLoginNotCompleted(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// With sign-in possible, a 401 that is not a Bearer challenge is still
+// reported as a want of credentials, not as a sign-in to run.
+func TestOAuthNotForOtherChallenges(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Basic realm="x"`)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+	}))
+	t.Cleanup(ts.Close)
+	_, n := newManager(t, Options{TokenFile: filepath.Join(t.TempDir(), "t.json")}, ServerConfig{Name: "web", URL: ts.URL})
+	if got := n.wait(t); !strings.Contains(got, "the server wants credentials (401 Unauthorized); set them with headers in [mcp.servers.web]") {
+		t.Errorf("notice = %q", got)
+	}
+}

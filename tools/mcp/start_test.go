@@ -208,7 +208,7 @@ func TestHTTPServerAskingForOAuth(t *testing.T) {
 		headers map[string]string
 		want    string
 	}{
-		{nil, `the server asks for OAuth sign-in (401 Unauthorized), which keel does not support yet; get a token from the service and set headers = { Authorization = "Bearer ${TOKEN}" } in [mcp.servers.web]`},
+		{nil, "the server asks for OAuth sign-in (401 Unauthorized), which needs keel's data dir (set HOME or XDG_DATA_HOME, then run `keel mcp login web`); or get a token from the service and set headers = { Authorization = \"Bearer ${TOKEN}\" } in [mcp.servers.web]"},
 		{map[string]string{"Authorization": "Bearer old"}, "the server refused the Authorization header of [mcp.servers.web] (401 Unauthorized)"},
 	} {
 		_, n := newManager(t, Options{}, ServerConfig{Name: "web", URL: ts.URL, Headers: tt.headers})
