@@ -11,7 +11,8 @@
 //     while reading stays unrestricted;
 //   - when running as root, drops CAP_SYS_PTRACE, CAP_SYS_ADMIN and
 //     CAP_PERFMON from what the command can gain, so it cannot read
-//     keel's memory or environment.
+//     keel's memory or environment; a read-only command keeps only the
+//     capabilities that read.
 //
 // HideProcess marks keel itself non-dumpable, so a command cannot read
 // /proc/<keel>/environ (and the API key in it). Elsewhere than Linux the

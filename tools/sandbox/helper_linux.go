@@ -54,6 +54,8 @@ func helper(args []string) int {
 	switch {
 	case spec.MountNS && inUserNS():
 		dropAllCaps()
+	case os.Geteuid() == 0 && spec.ReadOnly:
+		dropCapsButReading()
 	case os.Geteuid() == 0:
 		dropInspectCaps()
 	}
@@ -130,6 +132,22 @@ var inspectCaps = []uintptr{unix.CAP_SYS_PTRACE, unix.CAP_SYS_ADMIN, unix.CAP_PE
 func dropInspectCaps() {
 	for _, c := range inspectCaps {
 		_ = unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0)
+	}
+}
+
+// readingCaps are the only capabilities root keeps for a command keel
+// runs without asking: it reads as root reads (DAC), and Landlock and the
+// filter hold whatever it holds. Without this, a mistaken auto-allow run
+// as root could still load a kernel module, reboot, set the clock, kill
+// any process or reconfigure the network, none of which is a file write.
+var readingCaps = map[uintptr]bool{unix.CAP_DAC_OVERRIDE: true, unix.CAP_DAC_READ_SEARCH: true}
+
+// dropCapsButReading empties the bounding set but for readingCaps.
+func dropCapsButReading() {
+	for c := uintptr(0); c <= unix.CAP_LAST_CAP; c++ {
+		if !readingCaps[c] {
+			_ = unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0)
+		}
 	}
 }
 

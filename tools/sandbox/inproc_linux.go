@@ -126,14 +126,14 @@ func confinedThread(p threadPlan, cmd *exec.Cmd, res chan<- error, locked chan<-
 }
 
 // confineThread applies p to the calling thread, in the helper's order:
-// no new privileges, root's inspect capabilities out of the bounding set,
+// no new privileges, root's capabilities but reading out of the bounding set,
 // Landlock, then the seccomp filter.
 func confineThread(p threadPlan) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
 	if os.Geteuid() == 0 {
-		dropInspectCaps()
+		dropCapsButReading() // the confined thread keeps its own effective set
 	}
 	if err := ll.LandlockRestrictSelf(p.ruleset, p.llFlags); err != nil {
 		return fmt.Errorf("landlock: %w", err)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // readOnlyWorld is a workspace with a file, a directory outside it with
@@ -160,4 +162,30 @@ func TestReadOnlyTempDirIsRemoved(t *testing.T) {
 	if _, err := os.Stat(dir); err == nil {
 		t.Errorf("the command's temporary directory %s outlived it", dir)
 	}
+}
+
+// TestReadOnlyCommandKeepsOnlyReadingCaps: run as root, a command keel
+// runs without asking keeps only the capabilities that read, so a
+// mistaken auto-allow cannot load a module, reboot or set the clock.
+func TestReadOnlyCommandKeepsOnlyReadingCaps(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root's commands hold capabilities to drop")
+	}
+	modes(t, func(t *testing.T, r *Runner) {
+		w := newReadOnlyWorld(t)
+		out, code := runWith(t, context.Background(), r, w.spec, w.ws, "grep -E '^Cap(Bnd|Eff|Prm):' /proc/self/status")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, out)
+		}
+		want := strconv.FormatUint(1<<unix.CAP_DAC_OVERRIDE|1<<unix.CAP_DAC_READ_SEARCH, 16)
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			k, v, _ := strings.Cut(l, ":")
+			if got := strings.TrimLeft(strings.TrimSpace(v), "0"); got != want {
+				t.Errorf("%s = %s, want only the reading capabilities %s", k, strings.TrimSpace(v), want)
+			}
+		}
+		if out, code := runWith(t, context.Background(), r, w.spec, w.ws, "cat file.txt"); code != 0 || out != "inside\n" {
+			t.Errorf("reading failed: exit %d: %q", code, out)
+		}
+	})
 }
