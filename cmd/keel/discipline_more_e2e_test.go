@@ -77,20 +77,20 @@ func TestIdentityAndReadsThroughTheBinary(t *testing.T) {
 // its result tells the model how to keep one running (background: true).
 func TestDetachedCommandIsToldAboutJobs(t *testing.T) {
 	c := binCase{name: "nohup &", rounds: calls("started",
-		runCmd("nohup sh -c 'echo $$ > server.pid; exec sleep 1000' > server.log 2>&1 &", "")),
+		runCmd("nohup sh -c 'echo $$ > server.pid; exec sleep 1000' > server.log 2>&1 & until [ -s server.pid ]; do sleep 0.05; done", "")),
 		fired: []string{}, stop: "completed"}
 	r := runBin(t, c)
 	res := r.toolResults("run_command")
 	if len(res) != 1 || !strings.Contains(fmt.Sprint(res[0]["output"]), "background: true") {
 		t.Errorf("the result does not say how to keep it running: %v", res)
 	}
+	// The command waited for the pid, so the server was running when the
+	// command returned; then it was stopped.
 	data, err := os.ReadFile(filepath.Join(r.dir, "server.pid"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// An empty file: the shell opened it and was killed before echo wrote
-	// (a busy machine schedules it late) — it did not outlive the command.
-	if pid, _ := strconv.Atoi(strings.TrimSpace(string(data))); len(strings.TrimSpace(string(data))) > 0 && (pid <= 0 || !processGone(pid)) {
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err != nil || pid <= 0 || !processGone(pid) {
 		t.Errorf("the detached process %q outlived its command", data)
 	}
 }
