@@ -165,6 +165,10 @@ func (s *Session) estimateTokens() int {
 	return (len(s.opts.SystemPrompt) + s.conv.size()) / 4
 }
 
+// ContextEstimate is estimateTokens for the UI: a resumed session's
+// context figure before its first round reports the server's count.
+func (s *Session) ContextEstimate() int { return s.estimateTokens() }
+
 // historyBytes is the size of messages as estimateTokens counts it.
 func historyBytes(msgs []llm.Message) int {
 	n := 0

@@ -258,6 +258,9 @@ func (m *Model) showSession(s *agent.Session) {
 		m.plan.SetPlan(*p)
 	}
 	m.status.StartUsage(datalog.Totals{})
+	if len(s.History()) > 0 { // resumed: its context is full already
+		m.status.EstimateContext(s.ContextEstimate())
+	}
 	if r := m.opts.Resumed; r != nil && r.Session.ID == s.ID() {
 		m.status.StartUsage(r.Session.Totals)
 		start := m.tr.Len()

@@ -65,6 +65,12 @@ func resumeRounds(sid string) []datalog.RoundRecord {
 // does (history, transcript) and opens the UI on it at w × h.
 func resumedModel(t *testing.T, w, h int) *Model {
 	t.Helper()
+	return resumedModelWindow(t, w, h, 128000)
+}
+
+// resumedModelWindow is resumedModel with a context window of window tokens.
+func resumedModelWindow(t *testing.T, w, h, window int) *Model {
+	t.Helper()
 	ctx := context.Background()
 	db, sid := testDatalog(t, "/p")
 	for _, r := range resumeRounds(sid) {
@@ -82,7 +88,22 @@ func resumedModel(t *testing.T, w, h int) *Model {
 	}
 	dark := true
 	return New(Options{Session: s, Bridge: dialog.NewBridge(), Resumed: d, ProviderLabel: "openai", Model: "gpt-test",
-		ContextWindow: 128000, Cadence: 2, Dark: &dark, Width: w, Height: h})
+		ContextWindow: window, Cadence: 2, Dark: &dark, Width: w, Height: h})
+}
+
+// TestResumedContextFigureAtOnce: a resumed session's context is full
+// already; the bar estimates it at once instead of "ctx 0%" until the
+// first round (a new user's trial of keel -c).
+func TestResumedContextFigureAtOnce(t *testing.T) {
+	m := resumedModelWindow(t, 120, 40, 2000)
+	got := plain(m)
+	i := strings.Index(got, "ctx ")
+	if i < 0 {
+		t.Fatalf("no context figure:\n%s", got)
+	}
+	if pct := strings.Fields(got[i+4:])[0]; pct == "0%" {
+		t.Errorf("a resumed session shows ctx %s before its first round", pct)
+	}
 }
 
 // TestGoldenResumed: the resumed transcript as it looked live, at the

@@ -81,6 +81,10 @@ func (s *Model) StartUsage(t datalog.Totals) {
 	}
 }
 
+// EstimateContext shows tokens as the context's size until a round
+// reports the server's count (a resumed session's history).
+func (s *Model) EstimateContext(tokens int) { s.ctxTokens = tokens }
+
 // SetHint shows one transient line instead of the bar ("" clears it).
 func (s *Model) SetHint(h string) { s.hint = h }
 
