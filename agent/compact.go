@@ -30,11 +30,7 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 		return overflow
 	}
 	t.compaction.compactions++
-	if s.currentState() == StateSynthesizing {
-		// The answer was sent back (cut at the output limit, a guard, a
-		// Stop hook): the task is at work again before it compacts.
-		s.setState(StateExecuting, "sent back to work")
-	}
+	t.backToWork()
 	s.setState(StateCompacting, fmt.Sprintf("compaction %d of %d", t.compaction.compactions, s.opts.Limits.MaxCompactions))
 	usage, err := s.compactHistory(ctx, t.prompt, "auto")
 	t.limits.usage = t.limits.usage.Add(usage)

@@ -13,9 +13,18 @@ func (t *task) enterRequest() {
 	switch t.s.currentState() {
 	case StateRecognizing, StateReflecting, StateReplanning, StateDecomposing, StateExecuting:
 	case StateSynthesizing:
-		t.s.setState(StateExecuting, "sent back to work")
+		t.backToWork()
 	default:
 		t.s.setState(StateExecuting, "")
+	}
+}
+
+// backToWork leaves synthesizing when the answer was sent back (cut at
+// the output limit, a guard, a Stop hook): before the next request, and
+// before a compaction that comes first.
+func (t *task) backToWork() {
+	if t.s.currentState() == StateSynthesizing {
+		t.s.setState(StateExecuting, "sent back to work")
 	}
 }
 
