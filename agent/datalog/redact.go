@@ -20,6 +20,22 @@ const minSecretLen = 6
 // recall index and exports are built from what is stored.
 type redactor struct {
 	r *strings.Replacer // nil when there is nothing to hide
+	// memo holds one round's redactions of long strings: a call's
+	// arguments and result come in both its message and its row, and
+	// scanning each once halves a big write's cost. Nil outside a round.
+	memo map[string]string
+}
+
+// memoMin is the length from which a round remembers a redaction.
+const memoMin = 4 << 10
+
+// forRound is r with a memo for one round's records.
+func (r *redactor) forRound() *redactor {
+	rr := &redactor{memo: map[string]string{}}
+	if r != nil {
+		rr.r = r.r
+	}
+	return rr
 }
 
 // secretName reports whether an environment variable's name marks its
@@ -140,6 +156,18 @@ func (r *redactor) String(s string) string {
 	if s == "" {
 		return s
 	}
+	if r != nil && r.memo != nil && len(s) >= memoMin {
+		if red, ok := r.memo[s]; ok {
+			return red
+		}
+		red := r.redact(s)
+		r.memo[s] = red
+		return red
+	}
+	return r.redact(s)
+}
+
+func (r *redactor) redact(s string) string {
 	if r != nil && r.r != nil {
 		s = r.r.Replace(s)
 	}

@@ -55,10 +55,11 @@ func (db *DB) prepareRound(rec RoundRecord) (*preparedRound, error) {
 	if !db.opts.CaptureBodies {
 		rec.Request, rec.Response = nil, nil // not stored: not worth redacting
 	}
-	p := &preparedRound{rec: db.red.record(rec), bodies: db.opts.CaptureBodies}
+	red := db.red.forRound()
+	p := &preparedRound{rec: red.record(rec), bodies: db.opts.CaptureBodies}
 	stored := make([]llm.Message, 0, len(rec.Messages))
 	for _, m := range rec.Messages {
-		rm := db.red.message(m)
+		rm := red.message(m)
 		b, err := json.Marshal(rm)
 		if err != nil {
 			return nil, fmt.Errorf("encode message for the datalog: %w", err)
