@@ -234,12 +234,12 @@ func (d *Model) permLines(st theme.Styles, r *Request, width, height int) []stri
 		title += "  (destructive)"
 	}
 	lines := []string{st.Title.Render(title)}
-	if p.Reason != "" {
-		lines = append(lines, common.Wrap(st.Warn, "why it asks: "+p.Reason, width)...)
-	}
 	body := p.Summary
 	if body == "" {
 		body = p.Args
+	}
+	if p.Reason != "" && !restates(p.Reason, p.Tool, body) {
+		lines = append(lines, common.Wrap(st.Warn, "why it asks: "+p.Reason, width)...)
 	}
 	lines = append(lines, common.Wrap(st.Bold, body, width)...)
 	keys := []key.Binding{d.keys.Allow, d.keys.AllowSession, d.keys.Deny}
