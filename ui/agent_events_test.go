@@ -100,7 +100,7 @@ func TestCheckpointCardGetsItsAnswer(t *testing.T) {
 	m := newTestModel(t, 100, 40)
 	scenarioCheckpoint(t, m)
 	s := plain(m)
-	for _, want := range []string{"checkpoint", "at tool call 10", "why: checkpoint after 10 tool calls", "delta=10", "sent to the model:", "answer:", "Ruled out eviction", "guard · re-read"} {
+	for _, want := range []string{"checkpoint", "at tool call 10", "why: keel takes stock every 10 tool calls", "since the last checkpoint: 8 reads, 0 edits, 1 failed", "sent to the model:", "answer:", "Ruled out eviction", "guard · re-read"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("card lacks %q", want)
 		}

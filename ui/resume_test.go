@@ -132,7 +132,7 @@ func TestResumedTranscript(t *testing.T) {
 		"· denied run_command   ", // the dialog's note, as live (no reason typed)
 		"✗ run_command go test ./...  exit 1 · 2.3s",
 		"checkpoint  at tool call 2",
-		"why: checkpoint after 2 tool calls (cadence 2)",
+		"why: keel takes stock every 2 tool calls",
 		"answer:",
 		"✓ read_file agent/llm/retry.go  3ms",
 		"✓ edit_file agent/llm/retry.go  9ms", // with its diff, rebuilt from the file change

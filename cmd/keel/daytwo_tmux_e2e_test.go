@@ -54,7 +54,7 @@ func TestCheckpointSaysWhyInTmux(t *testing.T) {
 			tm.waitFor("Read both files.")
 			tm.waitTitle(ui.TitleReady)
 			tm.keys("Home")
-			tm.waitFor("checkpoint after 4 tool calls", "due at call 3", "went on to call 4")
+			tm.waitFor("keel takes stock every 3 tool calls", "this one came after 4: due at call 3, the round's calls went on to call 4")
 			quitSized(tm)
 		})
 	}

@@ -33,12 +33,7 @@ func (r *renderer) card(e *Entry, width int) []string {
 	in := e.card
 	inner := max(width-4, 10) // border and padding
 	body := []string{r.cardHead(in, inner)}
-	if in.Why != "" { // a resumed guard's reason is not kept
-		body = append(body, common.Wrap(r.st.Dim, "why: "+in.Why, inner)...)
-	}
-	if figs := figures(in.Figures); figs != "" {
-		body = append(body, r.st.Dim.Render(ansi.Truncate(figs, inner, "…")))
-	}
+	body = append(body, r.cardWhy(in, inner)...)
 	if in.Message != "" {
 		body = append(body, r.st.Bold.Render("sent to the model:"))
 		body = append(body, r.abridge(common.Wrap(r.st.Status, in.Message, inner), e.expanded)...)
@@ -50,6 +45,27 @@ func (r *renderer) card(e *Entry, width int) []string {
 	}
 	box := style.Width(inner + 4).Render(strings.Join(body, "\n"))
 	return strings.Split(box, "\n")
+}
+
+// cardWhy is why a card fired: a checkpoint's in words from its figures
+// (checkpointWhy), a guard's reason and its figures.
+func (r *renderer) cardWhy(in *agent.Intervention, width int) []string {
+	var out []string
+	if in.Kind == "reflection" {
+		for _, l := range checkpointWhy(in) {
+			out = append(out, common.Wrap(r.st.Dim, l, width)...)
+		}
+		if out != nil {
+			return out
+		}
+	}
+	if in.Why != "" { // a resumed guard's reason is not kept
+		out = append(out, common.Wrap(r.st.Dim, "why: "+in.Why, width)...)
+	}
+	if figs := figures(in.Figures); figs != "" {
+		out = append(out, r.st.Dim.Render(ansi.Truncate(figs, width, "…")))
+	}
+	return out
 }
 
 // cardAnswer is the end of a card: the model's answer (a reflect call's
