@@ -56,10 +56,7 @@ func (r RetryInfo) String() string {
 		return fmt.Sprintf("%s failed (%s), switching to %s", r.Provider, r.why(), r.Next)
 	}
 	secs := int((r.Wait + time.Second - 1) / time.Second)
-	asked := ""
-	if r.Asked {
-		asked = ", as it asked (Retry-After)"
-	}
+	asked := r.askedNote(secs)
 	if r.Kind == KindRateLimited {
 		return fmt.Sprintf("rate limited by %s, retrying in %d s%s", r.Provider, secs, asked)
 	}
@@ -67,6 +64,19 @@ func (r RetryInfo) String() string {
 		return fmt.Sprintf("%s sent nothing for %s, retry %d in %d s", r.Provider, r.Err.Idle, r.Attempt, secs)
 	}
 	return fmt.Sprintf("%s failed (%s), retry %d in %d s%s", r.Provider, r.why(), r.Attempt, secs, asked)
+}
+
+// askedNote says the wait is the server's Retry-After, or that the server
+// asked for longer than max_retry_wait lets keel wait.
+func (r RetryInfo) askedNote(secs int) string {
+	if !r.Asked {
+		return ""
+	}
+	if r.Err != nil && r.Err.RetryAfter > r.Wait+time.Second {
+		asked := int((r.Err.RetryAfter + time.Second - 1) / time.Second)
+		return fmt.Sprintf(" (it asked for %d s; max_retry_wait caps the wait at %d s)", asked, secs)
+	}
+	return ", as it asked (Retry-After)"
 }
 
 // why names the failure: its HTTP status when there was one.
