@@ -126,14 +126,7 @@ func runList(cmd *cobra.Command, db *datalog.DB, f listFlags, since time.Duratio
 		fmt.Fprintln(out, "no sessions logged yet")
 		return nil
 	}
-	return writeTable(out, func(tw io.Writer) {
-		fmt.Fprintln(tw, "ID\tSTARTED\tPROJECT\tROUNDS\tTOOLS\tTOKENS\tCOST\tSTOP\tPROMPT")
-		for _, s := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", datalog.ShortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"),
-				abridgePath(s.ProjectRoot, 30), s.Totals.Rounds, s.Totals.ToolCalls, tokens(s.Totals.TokensIn+s.Totals.TokensOut),
-				money(s.Totals.Cost, s.Totals.TokensIn+s.Totals.TokensOut), s.StopReason, abridge(s.FirstPrompt, 50))
-		}
-	})
+	return writeSessions(out, list)
 }
 
 func nonNil[T any](s []T) []T {
