@@ -34,6 +34,17 @@ type outcome struct {
 	skip       string // why the call is answered without running ("" runs it)
 	harnessErr error
 	progress   *progressLog // what a progressive tool reported
+	raw        []byte       // call.Arguments as bytes, made once for the permission check and the tool (args)
+}
+
+// args is the call's arguments as the permission check and the tool take
+// them: converted once, not once for each (a copy of a 50 MB write each
+// time), and dropped when the tool has run.
+func (o *outcome) args() json.RawMessage {
+	if o.raw == nil {
+		o.raw = []byte(o.call.Arguments)
+	}
+	return o.raw
 }
 
 // skipOverBudget answers the calls of a round past max_tool_calls.
@@ -72,6 +83,7 @@ func (t *task) runTools(ctx context.Context, calls []llm.ToolCall, finishReason 
 		}
 		i = j
 	}
+	t.shortenBigCalls(outs)
 	t.s.appendHistory(toolMessages(outs)...)
 	for _, o := range outs {
 		if o.denial != "" {
@@ -174,6 +186,7 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 		ctx = tools.WithWrites(ctx)
 	}
 	res, err := s.runTool(ctx, tool, o)
+	o.raw = nil
 	switch {
 	case ctx.Err() != nil:
 		o.result = res

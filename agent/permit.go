@@ -29,7 +29,7 @@ func (t *task) permit(ctx context.Context, o *outcome, hook string) bool {
 		o.decision, o.decidedBy, o.writes = "allow", "policy", true
 		return true
 	}
-	d := s.opts.Permissions.Decide(o.call.Name, json.RawMessage(o.call.Arguments))
+	d := s.opts.Permissions.Decide(o.call.Name, o.args())
 	o.target = d.Target
 	switch {
 	case d.Verdict == tools.Ask && hook == hooks.DecisionAllow: // a PreToolUse hook allowed it; a deny rule still wins

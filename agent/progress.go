@@ -61,7 +61,7 @@ func progressJSON(steps []tools.Progress) string {
 // runTool runs a call's tool; a tool that reports progress has each
 // report shown live (a ToolProgress event) and kept for the datalog.
 func (s *Session) runTool(ctx context.Context, tool tools.Tool, o *outcome) (tools.Result, error) {
-	args := json.RawMessage(o.call.Arguments)
+	args := o.args()
 	p, ok := tool.(tools.Progressive)
 	if !ok {
 		return tool.Run(ctx, args)

@@ -200,8 +200,9 @@ func (r *Recorder) intent(round int, call llm.ToolCall, started time.Time) {
 		return
 	}
 	r.settle()
+	args, _ := shortArgs(call, "was about to run") // the undo journal has what undo needs
 	r.report(r.db.WriteIntent(context.Background(), datalog.Intent{SessionID: r.sessionID, Round: round,
-		CallID: call.ID, Name: call.Name, Arguments: call.Arguments, Started: started}))
+		CallID: call.ID, Name: call.Name, Arguments: args, Started: started}))
 }
 
 // journal commits a file change about to be made (the file journal) and

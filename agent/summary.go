@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/keel-dev/keel/discipline"
+	"github.com/keel-dev/keel/internal/bigargs"
 	"github.com/keel-dev/keel/tools"
 )
 
@@ -206,6 +207,7 @@ func guardArgs(args string) string {
 	if len(args) <= bigArgs {
 		return discipline.NormalizeArgs(args)
 	}
-	sum := sha256.Sum256([]byte(args))
-	return strings.ToValidUTF8(args[:200], "") + "… sha256:" + hex.EncodeToString(sum[:])
+	h := sha256.New()
+	bigargs.HashString(h, args) // no copy of the whole
+	return strings.ToValidUTF8(args[:200], "") + "… sha256:" + hex.EncodeToString(h.Sum(nil))
 }

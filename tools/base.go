@@ -5,6 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"strings"
+
+	"github.com/keel-dev/keel/internal/bigargs"
 )
 
 // typed adapts a function over a typed params struct to the Tool interface:
@@ -54,7 +58,26 @@ func decodeArgs(args json.RawMessage, p any) error {
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
-	dec := json.NewDecoder(bytes.NewReader(args))
+	if len(args) > bigArgs {
+		if skel, ok := bigargs.Skeleton(args, 4<<10); ok {
+			if err := decodeStrict(strings.NewReader(skel), p); err != nil {
+				return err
+			}
+			return json.Unmarshal(args, p)
+		}
+	}
+	return decodeStrict(bytes.NewReader(args), p)
+}
+
+// bigArgs is the size past which arguments are checked strictly on their
+// skeleton (long strings blanked) and then decoded with json.Unmarshal:
+// a json.Decoder reads its input into a buffer of its own first, and for
+// a 50 MB write_file content that buffer grew to 128 MB (issue 26).
+const bigArgs = 64 << 10
+
+// decodeStrict decodes one value from r, refusing unknown fields.
+func decodeStrict(r io.Reader, p any) error {
+	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	return dec.Decode(p)
 }

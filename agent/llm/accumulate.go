@@ -21,7 +21,35 @@ type accumulator struct {
 
 type callAcc struct {
 	id, name string
-	args     strings.Builder
+	args     pieces
+}
+
+// pieces collects a call's argument text as it streams in, joined once at
+// the end into a string of its exact size: a builder growing to a 50 MB
+// write_file content copied it over and over (~5x the content in garbage)
+// and ended with up to a quarter of it unused (issue 26).
+type pieces struct {
+	parts []string
+	n     int
+}
+
+func (p *pieces) add(s string) {
+	if s != "" {
+		p.parts, p.n = append(p.parts, s), p.n+len(s)
+	}
+}
+
+// String joins the pieces.
+func (p *pieces) String() string {
+	if len(p.parts) == 1 {
+		return p.parts[0]
+	}
+	var b strings.Builder
+	b.Grow(p.n)
+	for _, s := range p.parts {
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 func newAccumulator(onDelta func(Delta)) *accumulator {
@@ -81,7 +109,7 @@ func (a *accumulator) addCall(t *toolCallDelta, pos, n int) {
 		a.byID[t.ID] = p
 	}
 	c.name = joinName(c.name, t.Function.Name)
-	c.args.WriteString(t.Function.Arguments)
+	c.args.add(t.Function.Arguments)
 	if t.Function.Name != "" || t.Function.Arguments != "" {
 		a.emit(Delta{Kind: DeltaToolCall, Text: t.Function.Arguments, ToolIndex: p, ToolName: c.name})
 	}

@@ -23,6 +23,7 @@ type options struct {
 	tuiSession   bool
 	firstPaint   bool
 	memory       bool
+	memoryOnly   string
 	suite        bool
 	gobench      string
 	budgets      string
@@ -51,6 +52,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.tuiSession, "tui-session", false, "measure keel's memory after a 1,000-round session in the TUI (needs tmux)")
 	fs.BoolVar(&o.firstPaint, "first-paint", false, "measure the TUI's first paint of a resumed 5,000-message session, and of a new one (needs tmux)")
 	fs.BoolVar(&o.memory, "memory", false, "measure keel's peak RSS through a grep over a 2 GB file, a 50 MB write_file and an edit_file in a 50 MB file")
+	fs.StringVar(&o.memoryOnly, "memory-only", "", "with -memory: only the figures whose name holds one of these comma-separated `words` (grep, write, edit)")
 	fs.BoolVar(&o.suite, "suite", false, "measure every figure in -budgets and print the table")
 	fs.StringVar(&o.gobench, "gobench", "", "with -suite: a file of `go test -bench` output (\"-\" for stdin)")
 	fs.StringVar(&o.budgets, "budgets", "cmd/keelbench/budgets.json", "the budgets file")
@@ -112,7 +114,7 @@ func (o options) dispatch(ctx context.Context, stdout, stderr io.Writer) (int, e
 		}
 		return 0, o.print(stdout, map[string]float64{"messages": float64(r.Messages), "resumed_ms": r.ResumedMs, "new_ms": r.NewMs, "record_wall_ms": r.RecordWall})
 	case o.memory:
-		r, err := Memory(ctx, o.keel, stderr)
+		r, err := Memory(ctx, o.keel, o.memoryOnly, stderr)
 		if err != nil {
 			return 1, err
 		}

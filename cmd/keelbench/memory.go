@@ -50,14 +50,18 @@ func (r MemoryResult) Metric(name string) (float64, bool) {
 	return 0, false
 }
 
-// Memory runs every scenario once, each in fresh directories.
-func Memory(ctx context.Context, keel string, log io.Writer) (MemoryResult, error) {
+// Memory runs every scenario once (or those whose metric contains one of
+// only's comma-separated words), each in fresh directories.
+func Memory(ctx context.Context, keel, only string, log io.Writer) (MemoryResult, error) {
 	keel, err := filepath.Abs(keel)
 	if err != nil {
 		return nil, err
 	}
 	res := MemoryResult{}
 	for _, s := range memoryScenarios {
+		if !chosen(s.metric, only) {
+			continue
+		}
 		fmt.Fprintf(log, "keelbench: memory: %s\n", s.metric)
 		d, err := makeDirs(false)
 		if err != nil {
@@ -72,6 +76,19 @@ func Memory(ctx context.Context, keel string, log io.Writer) (MemoryResult, erro
 		res[s.metric] = v
 	}
 	return res, nil
+}
+
+// chosen reports whether metric is among only's words (all when empty).
+func chosen(metric, only string) bool {
+	if only == "" {
+		return true
+	}
+	for _, w := range strings.Split(only, ",") {
+		if w != "" && strings.Contains(metric, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // grepBytes is the size of the grep scenario's file: 2 GB of text lines,

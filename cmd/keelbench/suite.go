@@ -218,7 +218,7 @@ func (o options) measureFirstPaint(ctx context.Context, m *Measurements, stderr 
 // measureMemory fills the memory figures, or records why they were
 // skipped, like measureTUIIdle.
 func (o options) measureMemory(ctx context.Context, keel string, m *Measurements, stderr io.Writer) {
-	r, err := Memory(ctx, keel, stderr)
+	r, err := Memory(ctx, keel, "", stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "keelbench: memory: %v\n", err)
 		m.Skipped[SourceMemory] = "the memory runs failed (see above)"
