@@ -52,7 +52,7 @@ var fixedFields = []field{
 	{"max_turns", kindInt, "LLM rounds per user task; 0 = no cap", func(c *Config) any { return &c.MaxTurns }},
 	{"max_tool_calls", kindInt, "tool calls per user task; 0 = no cap", func(c *Config) any { return &c.MaxToolCalls }},
 	{"token_budget", kindInt, "tokens per user task; 0 = no budget", func(c *Config) any { return &c.TokenBudget }},
-	{"stream_idle_timeout", kindDuration, "give up on an attempt whose server sends nothing for this long (the status names it from a quarter of this, at most 10 s)", func(c *Config) any { return &c.StreamIdleTimeout }},
+	{"stream_idle_timeout", kindDuration, "give up on an attempt whose server sends nothing but keep-alive comments for this long (the status names it from a quarter of this, at most 10 s)", func(c *Config) any { return &c.StreamIdleTimeout }},
 	{"max_retry_wait", kindDuration, "longest wait keel honours of a server's Retry-After (429, 503...) before retrying", func(c *Config) any { return &c.MaxRetryWait }},
 	{"compact_at", kindFloat, "compact history past this fraction of the context window, in (0, 1]", func(c *Config) any { return &c.CompactAt }},
 	{"max_compactions", kindInt, "compactions per task before stopping with context_overflow", func(c *Config) any { return &c.MaxCompactions }},

@@ -18,6 +18,7 @@ type callFacts struct {
 	cancelled   bool // the caller's context is done
 	idle        bool // the idle timer aborted the call
 	idleTimeout time.Duration
+	keptAlive   bool        // keep-alive comments came during the wait
 	header      http.Header // response headers, nil when none arrived
 	now         time.Time   // for Retry-After HTTP dates
 	url         string      // the URL requested
@@ -31,7 +32,7 @@ func classify(err error, f callFacts) *Error {
 		e.Kind = KindCancelled
 		return e
 	case f.idle:
-		e.Kind, e.Idle = KindIdle, f.idleTimeout
+		e.Kind, e.Idle, e.KeptAlive = KindIdle, f.idleTimeout, f.keptAlive
 		return e
 	}
 	if status, msg, code, ok := apiFailure(err); ok {

@@ -225,6 +225,7 @@ func (c *Client) fail(ctx context.Context, w *watch, err error) *Error {
 		cancelled:   ctx.Err() != nil,
 		idle:        w.idled.Load(),
 		idleTimeout: w.idle,
+		keptAlive:   w.keptAlive.Load(),
 		header:      w.header,
 		now:         time.Now(),
 		url:         c.endpoint(),

@@ -68,6 +68,7 @@ type Error struct {
 	Err        error         // the cause
 	APIKeyEnv  string        // for KindAuth: the variable to set
 	Idle       time.Duration // for KindIdle: the timeout that fired
+	KeptAlive  bool          // for KindIdle: only keep-alive comments came
 	URL        string        // the URL requested, "" when unknown
 }
 
@@ -97,7 +98,7 @@ func (e *Error) Error() string {
 	case KindTruncated:
 		return fmt.Sprintf("%s closed the stream before the answer was complete%s", p, detail(e.cause()))
 	case KindIdle:
-		return fmt.Sprintf("%s sent nothing for %s, so the stream was abandoned", p, e.Idle)
+		return fmt.Sprintf("%s %s for %s, so the stream was abandoned", p, e.sentNothing(), e.Idle)
 	}
 	if e.Status != 0 {
 		return fmt.Sprintf("%s failed%s%s", p, statusNote(e.Status), detail(e.Message))
@@ -169,4 +170,12 @@ func Classify(err error) *Error {
 		return e
 	}
 	return classify(err, callFacts{})
+}
+
+// sentNothing says what an idle server sent: nothing, or only keep-alives.
+func (e *Error) sentNothing() string {
+	if e.KeptAlive {
+		return "sent only keep-alive comments"
+	}
+	return "sent nothing"
 }

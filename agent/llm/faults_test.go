@@ -36,7 +36,13 @@ func TestStreamFaults(t *testing.T) {
 		{name: "idle before headers", round: llmtest.Round{Text: "late", Delay: time.Minute},
 			idle: 50 * time.Millisecond, kind: llm.KindIdle},
 		{name: "keep-alives then hang", round: llmtest.Round{Text: "x", KeepAlives: 5, Hang: true},
-			idle: 50 * time.Millisecond, kind: llm.KindIdle},
+			idle: 50 * time.Millisecond, kind: llm.KindIdle, msg: []string{"fake sent only keep-alive comments for 50ms"}},
+		// A proxy's keep-alives that never stop are not an answer: the
+		// wait ends at the idle timeout (it hung forever before).
+		{name: "endless keep-alives", round: llmtest.Round{Text: "x", Hang: true, KeepAliveEvery: 10 * time.Millisecond},
+			idle: 300 * time.Millisecond, kind: llm.KindIdle, msg: []string{"fake sent only keep-alive comments for 300ms"}},
+		{name: "keep-alives after a chunk then hang", round: llmtest.Round{Text: "abc", TextChunk: 1, Hang: true, HangAfter: 1, KeepAliveEvery: 10 * time.Millisecond},
+			idle: 300 * time.Millisecond, kind: llm.KindIdle, msg: []string{"fake sent only keep-alive comments for 300ms"}},
 		{name: "429 retry-after seconds", round: llmtest.RateLimitRound("12"),
 			kind: llm.KindRateLimited, status: 429, retryAfter: 12 * time.Second, msg: []string{"fake rate-limited the request (HTTP 429)"}},
 		{name: "429 without retry-after", round: llmtest.RateLimitRound(""), kind: llm.KindRateLimited, status: 429},
@@ -61,7 +67,9 @@ func TestStreamFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.Start(t, llmtest.Rounds(tt.round))
-			_, err := client(srv, tt.idle).Stream(context.Background(), userRequest(), nil)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard only
+			defer cancel()
+			_, err := client(srv, tt.idle).Stream(ctx, userRequest(), nil)
 			if tt.anyRetry {
 				if e := llm.Classify(err); e == nil || !e.Kind.Transient() {
 					t.Fatalf("error %v is not retryable", err)

@@ -61,7 +61,7 @@ func (r RetryInfo) String() string {
 		return fmt.Sprintf("rate limited by %s, retrying in %d s%s", r.Provider, secs, asked)
 	}
 	if r.Kind == KindIdle && r.Err != nil {
-		return fmt.Sprintf("%s sent nothing for %s, retry %d in %d s", r.Provider, r.Err.Idle, r.Attempt, secs)
+		return fmt.Sprintf("%s %s for %s, retry %d in %d s", r.Provider, r.Err.sentNothing(), r.Err.Idle, r.Attempt, secs)
 	}
 	return fmt.Sprintf("%s failed (%s), retry %d in %d s%s", r.Provider, r.why(), r.Attempt, secs, asked)
 }

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -24,8 +25,11 @@ type watch struct {
 	last    atomic.Int64 // nanoseconds after start of the latest byte
 	idled   atomic.Bool
 	stopped atomic.Bool
-	timer   *time.Timer
-	header  http.Header // set once on the calling goroutine
+	// keptAlive: keep-alive comments came while no answer did, so a
+	// timeout names them rather than saying nothing came.
+	keptAlive atomic.Bool
+	timer     *time.Timer
+	header    http.Header // set once on the calling goroutine
 }
 
 func newWatch(idle, notice time.Duration, abort context.CancelFunc, onSilence func(Silence)) *watch {
@@ -132,15 +136,54 @@ func (t *watchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
+// watchBody counts the bytes of a server-sent event stream as signs of
+// life, except keep-alive comments (": ping") and blank lines: a server
+// that sends only those for the idle timeout is not answering, and a
+// proxy's keep-alives must not hold keel forever.
 type watchBody struct {
 	io.ReadCloser
-	w *watch
+	w         *watch
+	midLine   bool // the last byte read was not a line's end
+	inComment bool // the line being read is a comment
 }
 
 func (b *watchBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if n > 0 {
-		b.w.touch()
+		if b.progress(p[:n]) {
+			b.w.touch()
+		} else {
+			b.w.keptAlive.Store(true)
+		}
 	}
 	return n, err
+}
+
+// progress reports whether buf holds a byte of a line that is neither a
+// comment nor blank, keeping the line state across reads.
+func (b *watchBody) progress(buf []byte) bool {
+	found := false
+	for len(buf) > 0 {
+		if !b.midLine {
+			switch buf[0] {
+			case '\n', '\r':
+				buf = buf[1:]
+				continue
+			case ':':
+				b.inComment = true
+			default:
+				b.inComment = false
+			}
+			b.midLine = true
+		}
+		end := bytes.IndexByte(buf, '\n')
+		if !b.inComment {
+			found = true
+		}
+		if end < 0 {
+			return found
+		}
+		b.midLine, buf = false, buf[end+1:]
+	}
+	return found
 }

@@ -38,9 +38,22 @@ func (p *player) wait(d time.Duration) bool {
 // hang keeps the connection open and silent until the client or server quits.
 func (p *player) hang() {
 	p.flush()
-	select {
-	case <-p.r.Context().Done():
-	case <-p.s.done:
+	var tick <-chan time.Time
+	if every := p.round.KeepAliveEvery; every > 0 {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-p.r.Context().Done():
+			return
+		case <-p.s.done:
+			return
+		case <-tick:
+			_, _ = p.w.Write([]byte(": keep-alive\n\n"))
+			p.flush()
+		}
 	}
 }
 

@@ -68,8 +68,11 @@ type Round struct {
 	// this long after "data: [DONE]", as a server that closes its streams
 	// late; a client that closes the body before its end loses the
 	// connection.
-	EndDelay        time.Duration
-	KeepAlives      int  // SSE comment lines sent before the first chunk
+	EndDelay   time.Duration
+	KeepAlives int // SSE comment lines sent before the first chunk
+	// KeepAliveEvery: while hanging, a keep-alive comment this often (a
+	// proxy keeping an idle stream open); 0: none.
+	KeepAliveEvery  time.Duration
 	TruncateAfter   int  // >0: end the body after this many chunks, without finish or [DONE]
 	Hang            bool // stop sending after HangAfter chunks and keep the connection open
 	HangAfter       int

@@ -81,24 +81,39 @@ func TestFault503RetryAfter(t *testing.T) {
 
 // A server that accepts the request and then says nothing is named on
 // stderr while keel waits, abandoned at stream_idle_timeout, and retried.
+// Keep-alive comments that never stop (a proxy holding an idle stream
+// open) are no answer either: they held keel forever before.
 func TestFaultSilentServer(t *testing.T) {
-	t.Parallel()
-	srv := llmtest.Start(t, llmtest.Rounds(llmtest.Round{Text: "never", Hang: true}, llmtest.TextRound("awake now")))
-	home := homeConfig(t, "stream_idle_timeout = \"2s\"\n")
-	out, stderr, code := runKeelHome(t, home, srv, project(t), "", "-p", "hello")
-	if code != 0 || !strings.Contains(out, "awake now") {
-		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, stderr)
+	tests := []struct {
+		name   string
+		round  llmtest.Round
+		gaveUp string
+	}{
+		{"silent", llmtest.Round{Text: "never", Hang: true}, "↻ openai sent nothing for 2s, retry 1 in"},
+		{"endless keep-alives", llmtest.Round{Text: "never", Hang: true, KeepAliveEvery: 200 * time.Millisecond},
+			"↻ openai sent only keep-alive comments for 2s, retry 1 in"},
 	}
-	for _, want := range []string{
-		"… openai has sent nothing for 1 s; keel gives up on this attempt at 2 s (stream_idle_timeout)",
-		"↻ openai sent nothing for 2s, retry 1 in",
-	} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr)
-		}
-	}
-	if gap := requestGap(t, srv); gap < 2*time.Second {
-		t.Errorf("abandoned after %v, before stream_idle_timeout (2s)", gap)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := llmtest.Start(t, llmtest.Rounds(tt.round, llmtest.TextRound("awake now")))
+			home := homeConfig(t, "stream_idle_timeout = \"2s\"\n")
+			out, stderr, code := runKeelHome(t, home, srv, project(t), "", "-p", "hello")
+			if code != 0 || !strings.Contains(out, "awake now") {
+				t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, stderr)
+			}
+			for _, want := range []string{
+				"… openai has sent nothing for 1 s; keel gives up on this attempt at 2 s (stream_idle_timeout)",
+				tt.gaveUp,
+			} {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+				}
+			}
+			if gap := requestGap(t, srv); gap < 2*time.Second {
+				t.Errorf("abandoned after %v, before stream_idle_timeout (2s)", gap)
+			}
+		})
 	}
 }
 
