@@ -208,6 +208,9 @@ func (c *Client) endOfStream(ctx context.Context, w *watch, acc *accumulator, ev
 	if berr := events.bodyError(); berr != nil {
 		return c.fail(ctx, w, berr)
 	}
+	if e := c.notAStream(events, w.header); e != nil {
+		return e
+	}
 	err = errors.New("stream ended without finish_reason or [DONE]")
 	return &Error{Kind: KindTruncated, Provider: c.cfg.Name, Err: err}
 }

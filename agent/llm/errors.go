@@ -69,6 +69,7 @@ type Error struct {
 	APIKeyEnv  string        // for KindAuth: the variable to set
 	Idle       time.Duration // for KindIdle: the timeout that fired
 	KeptAlive  bool          // for KindIdle: only keep-alive comments came
+	NotStream  string        // the content type of a 200 that was no event stream
 	URL        string        // the URL requested, "" when unknown
 }
 
@@ -87,6 +88,9 @@ func (e *Error) Error() string {
 	case KindContextLength:
 		return fmt.Sprintf("the conversation is longer than %s's context window%s", p, detail(e.Message))
 	case KindBadRequest:
+		if e.NotStream != "" {
+			return fmt.Sprintf("%s answered %s with %s and no event stream; keel needs a streaming chat-completions endpoint: %s", p, e.URL, e.NotStream, checkBaseURL)
+		}
 		if e.noEndpoint() {
 			return fmt.Sprintf("%s has no chat-completions endpoint at %s%s%s: %s", p, e.URL, statusNote(e.Status), detail(e.Message), checkBaseURL)
 		}
@@ -179,3 +183,6 @@ func (e *Error) sentNothing() string {
 	}
 	return "sent nothing"
 }
+
+// errNotAStream is the cause of an Error with NotStream set.
+var errNotAStream = errors.New("the answer was not a server-sent event stream")

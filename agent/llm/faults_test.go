@@ -102,9 +102,14 @@ func checkError(t *testing.T, err error, kind llm.Kind, status int, msg []string
 
 // rawServer answers every request with status 200 and body.
 func rawServer(t *testing.T, body string) string {
+	return rawServerOf(t, "text/event-stream", body)
+}
+
+// rawServerOf answers every request with status 200, contentType and body.
+func rawServerOf(t *testing.T, contentType, body string) string {
 	t.Helper()
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Content-Type", contentType)
 		_, _ = w.Write([]byte(body))
 	})
 	ln, errL := net.Listen("tcp", "127.0.0.1:0")
@@ -130,6 +135,25 @@ func TestStreamJSONErrorBodyWithStatus200(t *testing.T) {
 	url := rawServer(t, "{\"error\": {\"message\": \"Invalid model name\", \"type\": \"invalid_request_error\"}}\n")
 	_, err := llm.New(llm.Config{BaseURL: url, Name: "proxy"}).Stream(context.Background(), userRequest(), nil)
 	checkError(t, err, llm.KindTransient, 0, []string{"Invalid model name"})
+}
+
+// A 200 whose body is no event stream (a web page: the base URL lacks
+// its /v1, or names another server) is not retried as a cut stream; it
+// says what came back and what to check.
+func TestStreamThatIsNoStream(t *testing.T) {
+	tests := []struct {
+		name, contentType, body, want string
+	}{
+		{"web page", "text/html; charset=utf-8", "<html><body>Welcome to nginx</body></html>\n", "with text/html; charset=utf-8 and no event stream"},
+		{"whole completion", "application/json", `{"id":"x","choices":[{"message":{"role":"assistant","content":"hi"}}]}` + "\n", "with application/json and no event stream"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			url := rawServerOf(t, tt.contentType, tt.body)
+			_, err := llm.New(llm.Config{BaseURL: url, Name: "web"}).Stream(context.Background(), userRequest(), nil)
+			checkError(t, err, llm.KindBadRequest, 0, []string{"web answered " + url + "/chat/completions " + tt.want, "OPENAI_BASE_URL"})
+		})
+	}
 }
 
 func TestStreamConnectionRefused(t *testing.T) {

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"encoding/json"
+	"net/http"
 	"strconv"
 )
 
@@ -31,4 +32,21 @@ func (e *eventReader) bodyError() error {
 		return ae
 	}
 	return nil
+}
+
+// notAStream is the error for a 200 whose body held no event at all and
+// no error object: a web page or some other API answered, which happens
+// when the base URL lacks its /v1 or points at the wrong port. Retrying
+// cannot fix it, so it is not retried; the sentence names the URL, what
+// came back and what to check.
+func (c *Client) notAStream(events *eventReader, header http.Header) *Error {
+	if events.events > 0 || events.other.Len() == 0 {
+		return nil
+	}
+	kind := header.Get("Content-Type")
+	if kind == "" {
+		kind = "a body of no content type"
+	}
+	return &Error{Kind: KindBadRequest, Provider: c.cfg.Name, URL: c.endpoint(), NotStream: kind,
+		Err: errNotAStream}
 }

@@ -21,9 +21,10 @@ const maxOtherLines = 64 << 10
 // event fields are skipped; there is no limit on how many, since the idle
 // timeout, not a line count, decides when a server is dead.
 type eventReader struct {
-	sc    *bufio.Scanner
-	done  bool         // "data: [DONE]" was read
-	other bytes.Buffer // lines that are not events, up to maxOtherLines
+	sc     *bufio.Scanner
+	done   bool         // "data: [DONE]" was read
+	events int          // data payloads read
+	other  bytes.Buffer // lines that are not events, up to maxOtherLines
 }
 
 func newEventReader(r io.Reader) *eventReader {
@@ -45,6 +46,7 @@ func (e *eventReader) next() ([]byte, error) {
 				e.done = true
 				return nil, io.EOF
 			}
+			e.events++
 			return data, nil
 		case len(line) == 0 || line[0] == ':' || isEventField(line):
 		case e.other.Len() < maxOtherLines:
