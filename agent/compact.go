@@ -22,10 +22,14 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 	s := t.s
 	window := s.opts.ContextWindow
 	at := s.opts.Limits.CompactAt
-	if !force && (window <= 0 || at <= 0 || float64(s.estimateNext(t))/float64(window) < at) {
+	if !force && (window <= 0 || at <= 0 || !t.overBudget()) {
 		return nil
 	}
-	overflow := &stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %s; start a new task or raise context_window", count(t.compaction.compactions, "compaction"))}
+	if t.fitTail() && (force || !t.overBudget()) {
+		return nil // the tail's oversized tool results were shortened; that was enough
+	}
+	overflow := &stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %s: %s; start a new task or raise context_window",
+		count(t.compaction.compactions, "compaction"), s.tooLarge())}
 	if t.compaction.compactions >= s.opts.Limits.MaxCompactions || compactionCut(s.History(), s.opts.Limits.KeepRounds) <= 0 {
 		return overflow
 	}
@@ -48,6 +52,13 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 	t.compaction.compacted = true
 	t.compaction.lastPrompt, t.compaction.estAtLast = 0, 0 // sizes of the old history no longer apply
 	return nil
+}
+
+// overBudget reports whether the next request would pass compact_at of
+// the context window.
+func (t *task) overBudget() bool {
+	s := t.s
+	return float64(s.estimateNext(t))/float64(s.opts.ContextWindow) >= s.opts.Limits.CompactAt
 }
 
 // errNothingToCompact: the history is only its last round.

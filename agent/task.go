@@ -194,7 +194,7 @@ func (t *task) round(ctx context.Context) (llm.Response, *stop) {
 			continue
 		}
 		if errors.As(err, &le) && le.Kind == llm.KindContextLength {
-			return resp, &stop{reason: StopContextOverflow, message: "the conversation no longer fits the model's context window, even after compacting", err: err}
+			return resp, &stop{reason: StopContextOverflow, message: "the conversation no longer fits the model's context window, even after compacting: " + t.s.tooLarge(), err: err}
 		}
 		return resp, &stop{reason: StopProviderError, message: err.Error(), err: err}
 	}
