@@ -20,7 +20,7 @@ type outcome struct {
 	result     tools.Result
 	output     string // as sent to the model, capped
 	denied     bool
-	decidedBy  string // "policy", "rule", "user" (a denial), "user:once", "user:session: PATTERN", "yolo"
+	decidedBy  string // datalog.DecidedBy… ("policy", "rule: RULE", "session: PATTERN", "user:once", ...)
 	decision   string // "allow", "deny"
 	target     string // the resolved path the permission check approved (tools.Decision.Target)
 	writes     bool   // approved beyond keel's read-only analysis: a command gets a writable sandbox (tools.WithWrites)

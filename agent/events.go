@@ -75,7 +75,7 @@ type ToolFinished struct {
 	Denied             bool   // the permission gate refused it
 	DenyReason         string // why, when Denied
 	Decision           string // the permission decision: "allow", "deny", or "" when none was made
-	DecidedBy          string // who made it: "policy", "rule", "user" (a denial), "user:once", "user:session: PATTERN", "yolo"
+	DecidedBy          string // who made it: datalog.DecidedBy… ("policy", "rule: RULE", "session: PATTERN", "user:once", ...)
 	Diff               string
 	Changes            []tools.FileChange // the files it wrote, before and after (an editor's diff view)
 	ExitCode           *int

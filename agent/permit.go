@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/keel-dev/keel/agent/datalog"
 	"github.com/keel-dev/keel/agent/hooks"
@@ -33,12 +34,12 @@ func (t *task) permit(ctx context.Context, o *outcome, hook string) bool {
 	o.target = d.Target
 	switch {
 	case d.Verdict == tools.Ask && hook == hooks.DecisionAllow: // a PreToolUse hook allowed it; a deny rule still wins
-		o.decision, o.decidedBy = "allow", "hook"
+		o.decision, o.decidedBy = "allow", datalog.DecidedByHook
 		return true
 	case d.Verdict == tools.Allow && hook == hooks.DecisionAsk: // a PreToolUse hook wants a person to look
 		d.Reason = "a PreToolUse hook asks for your approval"
 	case d.Verdict == tools.Allow:
-		o.decision, o.decidedBy = "allow", decidedBy(s.readOnly(o.call.Name) || d.ReadOnly, s.opts.Yolo)
+		o.decision, o.decidedBy = "allow", decidedBy(d, s.readOnly(o.call.Name), s.opts.Yolo)
 		o.writes = !d.ReadOnly // allowed by analysis alone: the read-only sandbox
 		return true
 	case d.Verdict == tools.Deny:
@@ -60,12 +61,21 @@ func (t *task) permit(ctx context.Context, o *outcome, hook string) bool {
 		t.deny(o, "user", reply.Reason)
 		return false
 	}
-	o.decision, o.decidedBy, o.writes = "allow", datalog.DecidedByUserOnce, true
+	o.decision, o.decidedBy, o.writes = "allow", answeredBy(reply, d.Grant), true
 	t.remember(reply, d.Grant)
-	if reply.ForSession || reply.Always {
-		o.decidedBy = datalog.DecidedByUserSession + d.Grant.Description
-	}
 	return true
+}
+
+// answeredBy records how the user answered the dialog: once, for the
+// session with the grant's pattern, or always with the rule saved.
+func answeredBy(reply PermissionReply, g tools.Grant) string {
+	switch {
+	case reply.Always && g.Always != "":
+		return datalog.DecidedByUserAlways + g.Always
+	case reply.ForSession || reply.Always:
+		return datalog.DecidedByUserSession + g.Description
+	}
+	return datalog.DecidedByUserOnce
 }
 
 // remember keeps what the user allowed beyond this call: the grant for
@@ -99,16 +109,27 @@ func (t *task) deny(o *outcome, by, reason string) {
 	o.denial = reason // the task collects it on its own goroutine (runTools)
 }
 
-// decidedBy names who allowed a call the policy let through: read-only
-// tools run by policy, the rest by --yolo or by a rule or session grant.
-func decidedBy(readOnly, yolo bool) string {
+// decidedBy names who allowed a call the policy let through, as the
+// policy said (tools.Decision.By): an allow rule in config, a session
+// grant from an earlier answer, --yolo, or read-only (by policy). A
+// policy that does not say: read-only tools run by policy, the rest by
+// --yolo or a rule or grant.
+func decidedBy(d tools.Decision, readOnlyTool, yolo bool) string {
 	switch {
-	case readOnly:
-		return "policy"
+	case d.By == tools.ByReadOnly:
+		return datalog.DecidedByPolicy
+	case d.By == tools.ByYolo:
+		return datalog.DecidedByYolo
+	case strings.HasPrefix(d.By, tools.ByRule):
+		return datalog.DecidedByRuleNamed + strings.TrimPrefix(d.By, tools.ByRule)
+	case strings.HasPrefix(d.By, tools.BySession):
+		return datalog.DecidedBySession + strings.TrimPrefix(d.By, tools.BySession)
+	case readOnlyTool || d.ReadOnly:
+		return datalog.DecidedByPolicy
 	case yolo:
-		return "yolo"
+		return datalog.DecidedByYolo
 	}
-	return "rule"
+	return datalog.DecidedByRule
 }
 
 // KeyArgument is the argument a person needs to judge a call: the

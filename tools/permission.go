@@ -47,7 +47,19 @@ type Decision struct {
 	// analysis costs a failed command, not an escape. Any other allowed
 	// or approved command is run with WithWrites.
 	ReadOnly bool
+	// By says who allowed a call the policy let through, for the record
+	// (keel log show): ByReadOnly, ByYolo, ByRule and the rule, or
+	// BySession and the grant. "" for a call it did not allow.
+	By string
 }
+
+// Who allowed a call (Decision.By).
+const (
+	ByReadOnly = "read-only" // a read in the workspace, a read-only tool, a command read-only by analysis
+	ByYolo     = "yolo"
+	ByRule     = "rule: "    // followed by the allow rule as the config has it
+	BySession  = "session: " // followed by the session grant's description
+)
 
 // Grant is what "allow for this session" covers.
 type Grant struct {
@@ -232,17 +244,20 @@ func (p *Policy) decideOther(tool string, class Class, beyond string) Decision {
 			return deny("denied by the rule %q", r.raw)
 		}
 	}
-	if class == ReadOnly && beyond == "" || p.yolo {
-		return Decision{Verdict: Allow}
+	switch {
+	case class == ReadOnly && beyond == "":
+		return Decision{Verdict: Allow, By: ByReadOnly}
+	case p.yolo:
+		return Decision{Verdict: Allow, By: ByYolo}
 	}
 	for _, r := range p.allow {
 		if r.names(tool) {
-			return Decision{Verdict: Allow}
+			return Decision{Verdict: Allow, By: ByRule + r.raw}
 		}
 	}
 	for _, g := range p.sessionGrants() {
 		if g.Tool == tool {
-			return Decision{Verdict: Allow}
+			return Decision{Verdict: Allow, By: BySession + g.Description}
 		}
 	}
 	if beyond != "" {

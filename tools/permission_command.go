@@ -178,7 +178,7 @@ func (c *commandCheck) yolo() (Decision, bool) {
 		return Decision{}, false
 	}
 	why := c.destructiveReason()
-	return Decision{Verdict: Allow, Destructive: why != "", Reason: why}, true
+	return Decision{Verdict: Allow, Destructive: why != "", Reason: why, By: ByYolo}, true
 }
 
 // unprovable: constructs keel cannot check, and calls no rule may cover,
@@ -229,9 +229,10 @@ func (c *commandCheck) coverage() Decision {
 	grants := c.p.sessionGrants()
 	var missing [][]string
 	var texts, wrote []string
+	var by allowedBy
 	for i, call := range c.script.Calls {
 		e := c.effects[i]
-		if e.ReadOnly || c.p.commandCovered(e.Canonical, grants) {
+		if e.ReadOnly || by.note(c.p.commandCover(e.Canonical, grants)) {
 			if d, ask := c.p.gitConfigAsks(c.workdir, call, e); ask {
 				return d
 			}
@@ -242,7 +243,8 @@ func (c *commandCheck) coverage() Decision {
 	}
 	var writes []string
 	for _, w := range c.writes {
-		if !c.p.ws.Inside(w.abs) || c.p.writeCovered(w, grants) || !w.flag && w.call != nil && c.callCovered(w.call, grants) {
+		// a call's own write is first credited to what covers the call
+		if !c.p.ws.Inside(w.abs) || !w.flag && w.call != nil && by.note(c.callCover(w.call, grants)) || by.note(c.p.writeCover(w, grants)) {
 			continue
 		}
 		if !contains(writes, w.abs) {
@@ -255,7 +257,7 @@ func (c *commandCheck) coverage() Decision {
 		return Decision{Verdict: Ask, Reason: "keel runs no command without asking here: " + c.p.unconfined,
 			Grant: commandGrant(c.canonicals(), nil, c.p.ws)}
 	case len(missing) == 0 && len(writes) == 0:
-		return Decision{Verdict: Allow, ReadOnly: c.readOnly()}
+		return Decision{Verdict: Allow, ReadOnly: c.readOnly(), By: by.or(ByReadOnly)}
 	}
 	var reason []string
 	if len(texts) > 0 {
@@ -293,23 +295,23 @@ func (c *commandCheck) canonicals() [][]string {
 	return out
 }
 
-// callCovered reports a call's own writes (cp's destination) covered by
-// the rule or grant that covers the call.
-func (c *commandCheck) callCovered(call *shell.Call, grants []Grant) bool {
+// callCover is the rule or grant that covers a call, and so its own
+// writes (cp's destination); "" when none does.
+func (c *commandCheck) callCover(call *shell.Call, grants []Grant) string {
 	for i, cl := range c.script.Calls {
 		if cl == call {
-			return c.p.commandCovered(c.effects[i].Canonical, grants)
+			return c.p.commandCover(c.effects[i].Canonical, grants)
 		}
 	}
-	return false
+	return ""
 }
 
-// commandCovered reports an allow rule or session grant covering the
-// command's canonical words.
-func (p *Policy) commandCovered(words []string, grants []Grant) bool {
+// commandCover is the allow rule or session grant covering the command's
+// canonical words (ByRule or BySession and which); "" when none does.
+func (p *Policy) commandCover(words []string, grants []Grant) string {
 	for _, r := range p.allow {
 		if r.matchesCommand(words) {
-			return true
+			return ByRule + r.raw
 		}
 	}
 	for _, g := range grants {
@@ -318,25 +320,49 @@ func (p *Policy) commandCovered(words []string, grants []Grant) bool {
 		}
 		for _, prefix := range g.Commands {
 			if coveredBy(words, prefix) {
-				return true
+				return BySession + g.Description
 			}
 		}
 	}
-	return false
+	return ""
 }
 
-// writeCovered reports a write allowed like a write_file of that path, or
-// named by a session grant.
-func (p *Policy) writeCovered(w pathUse, grants []Grant) bool {
-	if p.allowedTool(NameWriteFile, w.abs) && !w.glob {
-		return true
+// writeCover is what allows a write: a rule or grant allowing write_file
+// of that path, or a session grant naming it; "" when nothing does.
+func (p *Policy) writeCover(w pathUse, grants []Grant) string {
+	if by := p.allowedToolBy(NameWriteFile, w.abs); by != "" && !w.glob {
+		return by
 	}
 	for _, g := range grants {
 		if g.Tool == NameRunCommand && contains(g.Writes, w.abs) {
-			return true
+			return BySession + g.Description
 		}
 	}
-	return false
+	return ""
+}
+
+// allowedBy collects who covered a command's calls and writes: the first
+// session grant, else the first rule.
+type allowedBy string
+
+// note keeps by (a session grant over a rule) and reports whether it
+// covers anything.
+func (a *allowedBy) note(by string) bool {
+	if by == "" {
+		return false
+	}
+	if *a == "" || strings.HasPrefix(by, BySession) && !strings.HasPrefix(string(*a), BySession) {
+		*a = allowedBy(by)
+	}
+	return true
+}
+
+// or is who allowed the command, def when no rule or grant was needed.
+func (a allowedBy) or(def string) string {
+	if a == "" {
+		return def
+	}
+	return string(a)
 }
 
 // commandGrant offers the program-and-subcommand prefixes of the calls

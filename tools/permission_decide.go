@@ -17,29 +17,33 @@ func (p *Policy) decideRead(tool, path string) Decision {
 			return deny("denied by the rule %q", r.raw)
 		}
 	}
-	if p.readAllowed(tool, abs) {
-		return Decision{Verdict: Allow, Target: abs}
+	if by := p.readAllowedBy(tool, abs); by != "" {
+		return Decision{Verdict: Allow, Target: abs, By: by}
 	}
 	return Decision{Verdict: Ask, Reason: "reads outside the workspace: " + abs, Target: abs,
 		Grant: Grant{Tool: tool, Path: abs, Description: fmt.Sprintf("%s: %s and below, outside the workspace", tool, abs)}}
 }
 
-// readAllowed: inside the workspace, --yolo, a rule or a session grant.
-func (p *Policy) readAllowed(tool, abs string) bool {
-	if p.ws.Inside(abs) || p.yolo {
-		return true
+// readAllowedBy says who allows a read of abs: the workspace holds it,
+// --yolo, a rule or a session grant; "" when none does.
+func (p *Policy) readAllowedBy(tool, abs string) string {
+	switch {
+	case p.ws.Inside(abs):
+		return ByReadOnly
+	case p.yolo:
+		return ByYolo
 	}
 	for _, r := range p.allow {
 		if r.matchesPath(tool, abs) { // a bare "read_file" rule only means something outside
-			return true
+			return ByRule + r.raw
 		}
 	}
 	for _, g := range p.sessionGrants() {
 		if p.classes[g.Tool] == ReadOnly && g.Path != "" && (abs == g.Path || strings.HasPrefix(abs, g.Path+string(filepath.Separator))) {
-			return true
+			return BySession + g.Description
 		}
 	}
-	return false
+	return ""
 }
 
 func (p *Policy) decideWrite(tool, path string) Decision {
@@ -59,44 +63,51 @@ func (p *Policy) decideWrite(tool, path string) Decision {
 		return Decision{Verdict: Ask, Reason: fmt.Sprintf("%s changes keel's own configuration or instructions: %s", tool, p.ws.Rel(abs)), Target: abs}
 	}
 	if !p.ws.Inside(abs) {
-		if p.exactlyAllowed(tool, abs) {
-			return Decision{Verdict: Allow, Target: abs}
+		if by := p.exactlyAllowedBy(tool, abs); by != "" {
+			return Decision{Verdict: Allow, Target: abs, By: by}
 		}
 		return deny("writing outside the workspace is not allowed: %s (the user can allow this exact path with the rule %q)", abs, tool+":"+abs)
 	}
-	if p.yolo || p.allowedTool(tool, abs) {
-		return Decision{Verdict: Allow, Target: abs}
+	if p.yolo {
+		return Decision{Verdict: Allow, Target: abs, By: ByYolo}
+	}
+	if by := p.allowedToolBy(tool, abs); by != "" {
+		return Decision{Verdict: Allow, Target: abs, By: by}
 	}
 	return Decision{Verdict: Ask, Reason: fmt.Sprintf("%s changes %s", tool, p.ws.Rel(abs)), Target: abs,
 		Grant: Grant{Tool: tool, Description: tool + ": all edits this session"}}
 }
 
-func (p *Policy) exactlyAllowed(tool, abs string) bool {
+func (p *Policy) exactlyAllowed(tool, abs string) bool { return p.exactlyAllowedBy(tool, abs) != "" }
+
+// exactlyAllowedBy is the rule or grant naming exactly abs ("" if none).
+func (p *Policy) exactlyAllowedBy(tool, abs string) string {
 	for _, r := range p.allow {
 		if r.exactPath(tool, abs) {
-			return true
+			return ByRule + r.raw
 		}
 	}
 	for _, g := range p.sessionGrants() {
 		if g.Tool == tool && g.Path == abs {
-			return true
+			return BySession + g.Description
 		}
 	}
-	return false
+	return ""
 }
 
-func (p *Policy) allowedTool(tool, abs string) bool {
+// allowedToolBy is the rule or grant allowing tool on abs ("" if none).
+func (p *Policy) allowedToolBy(tool, abs string) string {
 	for _, r := range p.allow {
 		if r.matchesPath(tool, abs) {
-			return true
+			return ByRule + r.raw
 		}
 	}
 	for _, g := range p.sessionGrants() {
 		if g.Tool == tool && g.Path == "" {
-			return true
+			return BySession + g.Description
 		}
 	}
-	return false
+	return ""
 }
 
 func inTempDir(abs string) bool {

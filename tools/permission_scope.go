@@ -49,16 +49,16 @@ func (p *Policy) decideScoped(tool string, sc Scoper, args json.RawMessage) Deci
 		}
 	}
 	if p.yolo {
-		return Decision{Verdict: Allow}
+		return Decision{Verdict: Allow, By: ByYolo}
 	}
 	for _, r := range p.allow {
 		if r.coversScope(tool, scope, sc) {
-			return Decision{Verdict: Allow}
+			return Decision{Verdict: Allow, By: ByRule + r.raw}
 		}
 	}
 	for _, g := range p.sessionGrants() {
 		if g.Tool == tool && g.Scope == scope {
-			return Decision{Verdict: Allow}
+			return Decision{Verdict: Allow, By: BySession + g.Description}
 		}
 	}
 	return Decision{Verdict: Ask, Reason: fmt.Sprintf("%s reaches %s, not allowed yet", tool, scope), Grant: Grant{

@@ -13,16 +13,25 @@ import (
 const StopInterrupted = "interrupted"
 
 // Who decided a tool call's permission. The user's answers say how the
-// dialog was answered: allowed once, or for the session with the grant's
-// pattern ("user:session: run_command: go test*"); a denial, and rows
-// written before the distinction, are DecidedByUser.
+// dialog was answered: allowed once, for the session with the grant's
+// pattern ("user:session: run_command: go test*"), or always with the
+// rule saved in config; a denial, and rows written before the
+// distinction, are DecidedByUser. A call the policy let through without
+// asking names what allowed it: an allow rule in config ("rule: RULE"),
+// an earlier answer's session grant ("session: PATTERN"), keel's
+// read-only analysis (DecidedByPolicy) or --yolo; rows written before
+// that distinction say DecidedByRule for rules and grants alike.
 const (
 	DecidedByRule        = "rule"
 	DecidedByUser        = "user"
 	DecidedByUserOnce    = "user:once"
 	DecidedByUserSession = "user:session: " // followed by the grant's pattern
+	DecidedByUserAlways  = "user:always: "  // followed by the rule saved in config
+	DecidedByRuleNamed   = "rule: "         // followed by the allow rule as the config has it
+	DecidedBySession     = "session: "      // followed by the session grant's pattern
 	DecidedByPolicy      = "policy"
 	DecidedByYolo        = "yolo"
+	DecidedByHook        = "hook"
 )
 
 // ByUser reports a decision the user made in the permission dialog.
@@ -39,6 +48,9 @@ func UserAllowed(tool, decidedBy string) string {
 	}
 	if decidedBy == DecidedByUserOnce {
 		return "allowed " + tool + " once"
+	}
+	if rule, ok := strings.CutPrefix(decidedBy, DecidedByUserAlways); ok {
+		return "allowed always: " + rule
 	}
 	return "allowed " + tool
 }

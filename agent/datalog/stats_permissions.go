@@ -32,6 +32,9 @@ func permissionStats(d *statsData) PermissionStats {
 			case strings.HasPrefix(c.DecidedBy, DecidedByUserSession):
 				p.AllowedSession++
 				grants[strings.TrimPrefix(c.DecidedBy, DecidedByUserSession)]++
+			case strings.HasPrefix(c.DecidedBy, DecidedByUserAlways): // saved in config, and granted for the session
+				p.AllowedSession++
+				grants[strings.TrimPrefix(c.DecidedBy, DecidedByUserAlways)]++
 			default:
 				p.Allowed++
 			}

@@ -233,11 +233,11 @@ func roundFull(st theme.Styles, rd *datalog.RoundDetail, width int) []string {
 		add(st.Status, m.Msg.Content)
 	}
 	for _, tc := range rd.ToolCalls {
-		decision := tc.Permission + " by " + tc.DecidedBy
-		if tc.Permission == "allow" && datalog.ByUser(tc.DecidedBy) {
-			decision = datalog.UserAllowed(tc.Name, tc.DecidedBy) + " by the user"
+		line := fmt.Sprintf("tool %s · %s", tc.Name, termtext.Duration(tc.Duration))
+		if decision := datalog.DecisionText(tc.Permission, tc.Name, tc.DecidedBy); decision != "" {
+			line += " · " + decision
 		}
-		head(st.Bold, fmt.Sprintf("tool %s · %s · %s", tc.Name, termtext.Duration(tc.Duration), decision))
+		head(st.Bold, line)
 		add(st.Dim, tc.Arguments)
 		add(st.Status, tc.Result)
 	}

@@ -132,11 +132,8 @@ func printRound(w io.Writer, rd *datalog.RoundDetail, width int, pp *planPrinter
 			outcome = "ERROR"
 		}
 		fmt.Fprintf(w, "  tool  %s %s → %s, %d bytes, %s", tc.Name, cut(tc.Arguments), outcome, tc.ResultSize, dur(tc.Duration))
-		switch {
-		case tc.Permission == "allow" && datalog.ByUser(tc.DecidedBy):
-			fmt.Fprintf(w, ", %s by the user", datalog.UserAllowed(tc.Name, tc.DecidedBy))
-		case tc.DecidedBy != "":
-			fmt.Fprintf(w, ", %s by %s", tc.Permission, tc.DecidedBy)
+		if text := datalog.DecisionText(tc.Permission, tc.Name, tc.DecidedBy); text != "" {
+			fmt.Fprintf(w, ", %s", text)
 		}
 		fmt.Fprintln(w)
 		if tc.IsError || width == 0 {
