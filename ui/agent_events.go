@@ -127,7 +127,7 @@ func (m *Model) apply(ev agent.Event) {
 	case agent.StateChanged:
 		m.status.StateChanged(ev.To, ev.Detail)
 	case agent.ToolStarted:
-		m.tr.StartTool(ev)
+		m.tr.StartTool(ev, m.now())
 	case agent.ToolProgress:
 		m.tr.ProgressTool(ev)
 	case agent.ToolFinished:
@@ -249,6 +249,7 @@ func (m *Model) spin(msg spinMsg) tea.Cmd {
 	}
 	m.spinFrame++
 	m.status.Tick(msg.at)
+	m.tr.Tick(m.now())
 	return spinTick()
 }
 

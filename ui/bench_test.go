@@ -18,7 +18,7 @@ func bigTranscript(b *testing.B, n int) *Model {
 		id := fmt.Sprint(i)
 		m.tr.AddPrompt("prompt "+id, nil, nil, false)
 		m.tr.AppendAnswer("Answer **" + id + "** with `code` and a list:\n\n- one\n- two\n\n```go\nfunc f() int { return " + id + " }\n```")
-		m.tr.StartTool(agent.ToolStarted{CallID: id, Name: "edit_file", Args: `{"path":"a.go"}`})
+		m.tr.StartTool(agent.ToolStarted{CallID: id, Name: "edit_file", Args: `{"path":"a.go"}`}, time.Time{})
 		m.tr.FinishTool(agent.ToolFinished{CallID: id, Name: "edit_file", Args: `{"path":"a.go"}`,
 			Diff: "--- a/a.go\n+++ b/a.go\n@@ -1 +1 @@\n-x\n+y\n", Duration: time.Millisecond})
 		m.tr.AddCard(agent.Intervention{Seq: i, Kind: "reflection", AtToolCall: i, Why: "checkpoint", Message: "restate the task"})

@@ -64,7 +64,7 @@ func (m *Model) startShell(command string) tea.Cmd {
 // its id.
 func (m *Model) trackShell(command string, cancel context.CancelFunc) int {
 	id := m.shell.Start(command, cancel)
-	m.shellEntries[id] = m.tr.AddShell(command)
+	m.shellEntries[id] = m.tr.AddShell(command, m.now())
 	return id
 }
 

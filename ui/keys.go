@@ -67,9 +67,13 @@ func (m *Model) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			m.status.SetHint("a question opened as you typed: that key was not taken as an answer")
 			return nil, true
 		}
+		asked := m.dialogs.ShownCallID()
 		line, cmd := m.dialogs.Key(msg)
 		if line != "" {
 			m.notice(line)
+			if asked != "" {
+				m.tr.ResumeClock(asked, m.now()) // answered: its time runs from now
+			}
 		}
 		return cmd, true
 	case m.browser != nil:

@@ -139,6 +139,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.handleEvents(msg), m.drain())
 	case requestMsg:
 		m.dialogs.Push(msg.r, m.now(), m.lastTyped)
+		if id := msg.r.CallID(); id != "" {
+			m.tr.HoldClock(id) // waiting for the user is not running
+		}
 		if msg.gen != m.gen {
 			return m, nil // the replaced session's drain ends here
 		}

@@ -55,6 +55,15 @@ type Request struct {
 	done  <-chan struct{} // the asker's ctx: closed when it stopped waiting
 }
 
+// CallID is the tool call a permission question asks about ("" for
+// other questions).
+func (r *Request) CallID() string {
+	if r.perm == nil {
+		return ""
+	}
+	return r.perm.CallID
+}
+
 // answer is the user's reply to a request.
 type answer struct {
 	perm  agent.PermissionReply

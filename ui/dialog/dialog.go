@@ -57,6 +57,15 @@ func New(km keys.KeyMap) Model {
 	return Model{text: textedit.New("> ", 3, false, km.Edit), keys: km.Dialog}
 }
 
+// ShownCallID is the tool call the question on screen asks about ("" when
+// none does).
+func (d *Model) ShownCallID() string {
+	if len(d.pending) == 0 {
+		return ""
+	}
+	return d.pending[0].CallID()
+}
+
 // Active reports whether a question waits for the user.
 func (d *Model) Active() bool { return len(d.pending) > 0 }
 

@@ -39,12 +39,13 @@ type toolCall struct {
 	exitCode       *int
 	duration       time.Duration
 	denyReason     string
-	user           bool     // a !command the user ran, not the model's call
-	note           string   // a dim note after the outcome
-	noDuration     bool     // a resumed !command: its duration was not kept
-	child          *child   // a task call's subagent, shown live under it
-	progress       string   // a running call's latest progress report
-	images         []string // the pictures it returned, as [image W×H]
+	user           bool      // a !command the user ran, not the model's call
+	note           string    // a dim note after the outcome
+	noDuration     bool      // a resumed !command: its duration was not kept
+	child          *child    // a task call's subagent, shown live under it
+	progress       string    // a running call's latest progress report
+	images         []string  // the pictures it returned, as [image W×H]
+	started        time.Time // when it began to run (after any permission question); zero: unknown
 }
 
 // Entry is one item of the transcript. Its rendered lines are cached per

@@ -94,10 +94,12 @@ func (t *Model) ResetLive() {
 	t.live.answer, t.live.reasoning = nil, nil
 }
 
-// StartTool shows a tool call that started.
-func (t *Model) StartTool(ev agent.ToolStarted) {
+// StartTool shows a tool call that started at "at" (its time counts
+// from then, unless the user is being asked about it: HoldClock).
+func (t *Model) StartTool(ev agent.ToolStarted, at time.Time) {
 	t.EndStream()
-	t.live.tools[ev.CallID] = t.add(&Entry{kind: kindTool, tool: &toolCall{id: ev.CallID, name: ev.Name, args: ev.Args}})
+	t.live.tools[ev.CallID] = t.add(&Entry{kind: kindTool, tool: &toolCall{id: ev.CallID, name: ev.Name, args: ev.Args,
+		started: t.startedAt(ev.CallID, at)}})
 }
 
 // FinishTool shows a tool call's outcome.
@@ -107,6 +109,7 @@ func (t *Model) FinishTool(ev agent.ToolFinished) {
 		e = t.add(&Entry{kind: kindTool, tool: &toolCall{id: ev.CallID, name: ev.Name, args: ev.Args}})
 	}
 	delete(t.live.tools, ev.CallID)
+	delete(t.clock.held, ev.CallID)
 	c := e.tool
 	c.output, c.diff, c.exitCode, c.duration, c.denyReason = ev.Output, ev.Diff, ev.ExitCode, ev.Duration, ev.DenyReason
 	c.progress, c.images = "", toolImageLabels(ev.Images)
@@ -217,10 +220,10 @@ func (t *Model) Unqueue(e *Entry) {
 	t.changed(e)
 }
 
-// AddShell shows a !command the user started.
-func (t *Model) AddShell(command string) *Entry {
+// AddShell shows a !command the user started at "at".
+func (t *Model) AddShell(command string, at time.Time) *Entry {
 	args, _ := json.Marshal(map[string]string{"command": command})
-	e := t.add(&Entry{kind: kindTool, tool: &toolCall{name: "!", args: string(args), user: true}})
+	e := t.add(&Entry{kind: kindTool, tool: &toolCall{name: "!", args: string(args), user: true, started: at}})
 	t.End()
 	return e
 }

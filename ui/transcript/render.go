@@ -3,6 +3,7 @@ package transcript
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -17,7 +18,8 @@ import (
 type renderer struct {
 	st   theme.Styles
 	md   *markdown.Renderer
-	spin string // the spinner's glyph, for running tool calls (set by View)
+	spin string    // the spinner's glyph, for running tool calls (set by View)
+	now  time.Time // the clock's last tick, for running calls' time (set by View)
 }
 
 func newRenderer(st theme.Styles) *renderer {
@@ -138,8 +140,13 @@ func (r *renderer) tool(e *Entry, width int) []string {
 	if t.note != "" {
 		tail = append(tail, t.note)
 	}
-	if t.state == toolRunning && t.progress != "" {
-		tail = append(tail, t.progress)
+	if t.state == toolRunning {
+		if el := r.elapsed(t); el != "" {
+			tail = append(tail, el)
+		}
+		if t.progress != "" {
+			tail = append(tail, t.progress)
+		}
 	}
 	suffix := r.st.Dim.Render("  " + strings.Join(tail, " · "))
 	room := width - ansi.StringWidth(head) - ansi.StringWidth(suffix) - 1

@@ -33,7 +33,8 @@ type Model struct {
 	scrolledAt            int  // len(entries) when the view stopped following: later ones are new
 	grewBelow             bool // an entry below the screen changed since (an answer streamed, a call ended)
 
-	live liveRound // the round that is streaming (live.go)
+	live  liveRound // the round that is streaming (live.go)
+	clock clock     // how long running calls have run (elapsed.go)
 }
 
 // New is an empty transcript drawn with st.
@@ -157,7 +158,7 @@ func (t *Model) View(width, height int, spin string) []string {
 	if height <= 0 {
 		return nil
 	}
-	t.r.spin = spin
+	t.r.spin, t.r.now = spin, t.clock.now
 	var out []string
 	t.shownFirst, t.shownLast = len(t.entries), -1
 	if !t.follow {
