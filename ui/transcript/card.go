@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -47,8 +46,8 @@ func (r *renderer) card(e *Entry, width int) []string {
 	return strings.Split(box, "\n")
 }
 
-// cardWhy is why a card fired: a checkpoint's in words from its figures
-// (checkpointWhy), a guard's reason and its figures.
+// cardWhy is why a card fired, in words: a checkpoint's from its figures
+// (checkpointWhy), a guard's reason (or, without one, its figures).
 func (r *renderer) cardWhy(in *agent.Intervention, width int) []string {
 	var out []string
 	if in.Kind == "reflection" {
@@ -59,11 +58,15 @@ func (r *renderer) cardWhy(in *agent.Intervention, width int) []string {
 			return out
 		}
 	}
-	if in.Why != "" { // a resumed guard's reason is not kept
-		out = append(out, common.Wrap(r.st.Dim, "why: "+in.Why, width)...)
-	}
-	if figs := figures(in.Figures); figs != "" {
-		out = append(out, r.st.Dim.Render(ansi.Truncate(figs, width, "…")))
+	switch why := in.Why; {
+	case why == "": // a row from before the reason was kept: its figures, in words where known
+		why = guardFigures(in.Kind, in.Figures)
+		if why == "" {
+			break
+		}
+		fallthrough
+	default: // the reason says the figures in words: no "streak=3 warn_at=3" line under it
+		out = append(out, common.Wrap(r.st.Dim, "why: "+why, width)...)
 	}
 	return out
 }
@@ -149,18 +152,4 @@ func (r *renderer) abridge(lines []string, expanded bool) []string {
 	more := len(lines) - maxCollapsedMessage
 	return append(lines[:maxCollapsedMessage:maxCollapsedMessage],
 		r.st.Dim.Render(fmt.Sprintf("… %d more lines (ctrl+o expands)", more)))
-}
-
-// figures renders the trigger figures sorted by name: "edits=1 reads=8".
-func figures(f map[string]int) string {
-	keys := make([]string, 0, len(f))
-	for k := range f {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%d", k, f[k])
-	}
-	return strings.Join(parts, " ")
 }

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/keel-dev/keel/agent"
@@ -74,4 +75,51 @@ func countOf(n int, one string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %ss", n, one)
+}
+
+// guardWords say a guard's figures in words, for a card whose reason was
+// not kept; each needs every figure it names.
+var guardWords = map[string]struct {
+	keys   []string
+	format string
+}{
+	"reread":        {[]string{"times", "from", "to"}, "returned the same lines %d times (lines %d-%d)"},
+	"monologue":     {[]string{"answers", "warn_at"}, "the same answer %d times in a row with no tool call (warn at %d)"},
+	"error_streak":  {[]string{"streak", "warn_at"}, "failed %d times in a row (warn at %d)"},
+	"rerun":         {[]string{"runs"}, "failed %d times with nothing changed between the runs"},
+	"job_poll":      {[]string{"polls", "every"}, "%d polls in a row with no new output (nudge every %d)"},
+	"decompose":     {[]string{"calls", "decompose_calls"}, "%d tool calls on one step with no edit (decompose at %d)"},
+	"plan_continue": {[]string{"open", "steps"}, "%d of %d plan steps open"},
+	"repeat":        {[]string{"repeats", "warn_at"}, "an identical result %d times with nothing changed (warn at %d)"},
+	"verify":        {[]string{"files"}, "%d changed files unverified"},
+	"stall":         {[]string{"calls", "stall_calls"}, "%d tool calls with no edit and no plan step completed (nudge every %d)"},
+}
+
+// guardFigures is a guard's figures in words, or as "name 3, other 4"
+// for a kind or figures not known here; "" when it has none.
+func guardFigures(kind string, f map[string]int) string {
+	if len(f) == 0 {
+		return ""
+	}
+	if w, ok := guardWords[kind]; ok {
+		args := make([]any, 0, len(w.keys))
+		for _, k := range w.keys {
+			if n, ok := f[k]; ok {
+				args = append(args, n)
+			}
+		}
+		if len(args) == len(w.keys) {
+			return fmt.Sprintf(w.format, args...)
+		}
+	}
+	keys := make([]string, 0, len(f))
+	for k := range f {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", strings.ReplaceAll(k, "_", " "), f[k])
+	}
+	return strings.Join(parts, ", ")
 }

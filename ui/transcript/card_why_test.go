@@ -48,3 +48,33 @@ func TestCheckpointCardSaysWhyInWords(t *testing.T) {
 		})
 	}
 }
+
+// A guard card says why in its reason's words, with no "streak=3
+// warn_at=3" line under it; a card whose reason was not kept says its
+// figures in words.
+func TestGuardCardSaysWhyInWords(t *testing.T) {
+	cases := []struct {
+		name, kind, why string
+		figs            map[string]int
+		want            string
+	}{
+		{"with its reason", "error_streak", "go test failed 3 times in a row with \"FAIL\"", map[string]int{"streak": 3, "warn_at": 3},
+			"why: go test failed 3 times in a row"},
+		{"reason not kept", "error_streak", "", map[string]int{"streak": 3, "warn_at": 3}, "why: failed 3 times in a row (warn at 3)"},
+		{"re-read, reason not kept", "reread", "", map[string]int{"from": 1, "to": 80, "times": 2}, "why: returned the same lines 2 times (lines 1-80)"},
+		{"a kind not known here", "newguard", "", map[string]int{"calls_seen": 4}, "why: calls seen 4"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newTestTranscript()
+			m.AddCard(agent.Intervention{Seq: 1, Kind: c.kind, AtToolCall: 5, Action: "inject", Why: c.why, Figures: c.figs, Message: "Stop."})
+			got := strings.Join(strings.Fields(screen(m, 200, 20)), " ")
+			if !strings.Contains(got, c.want) {
+				t.Errorf("card lacks %q:\n%s", c.want, got)
+			}
+			if strings.Contains(got, "=") {
+				t.Errorf("card shows figures as name=value:\n%s", got)
+			}
+		})
+	}
+}
