@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/keel-dev/keel/agent/llm"
 	"github.com/keel-dev/keel/discipline"
@@ -38,11 +39,18 @@ type outcome struct {
 }
 
 // args is the call's arguments as the permission check and the tool take
-// them: converted once, not once for each (a copy of a 50 MB write each
-// time), and dropped when the tool has run.
+// them, made once for both and dropped when the tool has run. Arguments
+// past bigArgs are a read-only view of the string, not a copy: a 50 MB
+// write_file held its arguments twice while it ran (issue 26). Neither
+// the policy nor a tool writes into its arguments (tools.Tool's
+// contract), so the string's bytes never change.
 func (o *outcome) args() json.RawMessage {
 	if o.raw == nil {
-		o.raw = []byte(o.call.Arguments)
+		if a := o.call.Arguments; len(a) > bigArgs {
+			o.raw = unsafe.Slice(unsafe.StringData(a), len(a))
+		} else {
+			o.raw = []byte(a)
+		}
 	}
 	return o.raw
 }

@@ -406,6 +406,9 @@ func toolRows(outs []outcome, taskSeq int) ([]datalog.ToolCall, []datalog.FileCh
 				fc.Splices, _ = json.Marshal(c.Splices)
 				fc.BeforeSHA256, fc.AfterSHA256 = c.BeforeSHA256, c.AfterSHA256
 			}
+			if c.AfterNotKept { // a large write: the hash of what it wrote, not a copy
+				fc.AfterNotKept, fc.AfterSHA256 = true, c.AfterSHA256
+			}
 			changes = append(changes, fc)
 		}
 	}

@@ -95,6 +95,15 @@ var errTooLarge = errors.New("file too large")
 // a rename, both through the checked directory handle, so a crash or a
 // full disk never leaves half a file and a swap never redirects it.
 func writeAt(abs string, data []byte, mode fs.FileMode) error {
+	return writeAtFrom(abs, mode, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeAtFrom is writeAt with the content written by fill, which may
+// stream it (a large write_file decoded from its arguments).
+func writeAtFrom(abs string, mode fs.FileMode, fill func(io.Writer) error) error {
 	r, err := openDir(filepath.Dir(abs))
 	if err != nil {
 		return fmt.Errorf("write %s: %w", abs, err)
@@ -113,7 +122,7 @@ func writeAt(abs string, data []byte, mode fs.FileMode) error {
 			r.Remove(tmp)
 		}
 	}()
-	if _, err := f.Write(data); err != nil {
+	if err := fill(f); err != nil {
 		return fmt.Errorf("write %s: %w", abs, err)
 	}
 	if err := f.Chmod(mode.Perm()); err != nil { // the umask narrowed OpenFile's mode

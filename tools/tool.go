@@ -23,6 +23,8 @@ type Tool interface {
 	Description() string
 	Schema() json.RawMessage // JSON schema of the params object
 	Class() Class
+	// Run must not write into args: a large call's arguments are a
+	// read-only view of the string the history holds (agent's outcome.args).
 	Run(ctx context.Context, args json.RawMessage) (Result, error)
 }
 
@@ -57,6 +59,10 @@ type FileChange struct {
 	// JournalID is the Journal's record of this change, made before the
 	// file was written (0: not journaled).
 	JournalID int64
+	// AfterNotKept: a large write_file streamed to the file; After is nil
+	// and AfterSHA256 is the hash of what it wrote (undo needs only that,
+	// and Before, which the journal holds).
+	AfterNotKept bool
 }
 
 // ReadSpan is a region of a file a tool returned to the model. Version

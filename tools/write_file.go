@@ -19,9 +19,9 @@ type writeFileParams struct {
 const writeFileDesc = `Create a file, or replace an existing file's whole content. Use it for new files; to change part of an existing file use edit_file instead. An existing file must have been read with read_file in this session and not changed since. Returns a diff.`
 
 func newWriteFile(ws *Workspace) Tool {
-	return newTyped(NameWriteFile, writeFileDesc, Write, func(ctx context.Context, p writeFileParams) (Result, error) {
+	return writeFileTool{typed: newTyped(NameWriteFile, writeFileDesc, Write, func(ctx context.Context, p writeFileParams) (Result, error) {
 		return writeFile(ctx, ws, p)
-	})
+	}), ws: ws}
 }
 
 func writeFile(ctx context.Context, ws *Workspace, p writeFileParams) (Result, error) {

@@ -224,6 +224,10 @@ type FileChange struct {
 	// JournalID is the row JournalChange wrote before the file was
 	// changed: the round's commit completes that row instead of adding one.
 	JournalID int64 `json:"-"`
+	// AfterNotKept: a large write whose content is not stored (After is
+	// empty); AfterSHA256, given by the caller, is the hash of what it
+	// wrote. Undo needs only that and the content before.
+	AfterNotKept bool `json:"-"`
 	// Pending: journaled before the change, and no round committed it
 	// (keel was stopped while it ran), so whether the file was written is
 	// not known; undo compares the file with its before and after.

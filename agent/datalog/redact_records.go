@@ -93,9 +93,13 @@ func (r *redactor) record(rec RoundRecord) RoundRecord {
 // flagged; its hash still lets undo check the file is unchanged, and
 // TaskFileChanges refuses to hand undo a redacted content to write.
 func (r *redactor) fileChange(fc FileChange) FileChange {
-	if len(fc.Splices) == 0 {
+	switch {
+	case fc.AfterNotKept:
+		fc.After = nil
+		fc.BeforeSHA256, fc.AfterSHA256 = sha256Hex(fc.Before), hexSHA(fc.AfterSHA256)
+	case len(fc.Splices) == 0:
 		fc.BeforeSHA256, fc.AfterSHA256 = sha256Hex(fc.Before), sha256Hex(fc.After)
-	} else {
+	default:
 		s := r.String(string(fc.Splices)) // a large file's hashes come with its splices
 		fc.SplicesRedacted = s != string(fc.Splices)
 		fc.Splices = json.RawMessage(s)

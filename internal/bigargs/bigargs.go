@@ -105,6 +105,21 @@ func Skeleton(args []byte, keep int) (string, bool) {
 	return b.String(), true
 }
 
+// Member returns the raw text of args' top-level member key (a string
+// literal keeps its quotes), and whether there is one.
+func Member(args []byte, key string) ([]byte, bool) {
+	ms, ok := members(args)
+	if !ok {
+		return nil, false
+	}
+	for _, m := range ms {
+		if m.key == key {
+			return args[m.start:m.end], true
+		}
+	}
+	return nil, false
+}
+
 // member is one top-level member: the spans of its key literal and value.
 type member struct {
 	key              string

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"hash"
+	"io"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -23,33 +24,35 @@ func HashString(h hash.Hash, s string) {
 // string literal lit (quotes included) decodes to, as encoding/json
 // decodes it (invalid UTF-8 and lone surrogates become U+FFFD), without
 // holding the decoded text: it is hashed through a small buffer.
-func Digest(lit string) (int, string) {
+func Digest[T text](lit T) (int, string) {
 	h := sha256.New()
-	n := 0
+	n, _ := DecodeTo(lit, h)
+	return n, hex.EncodeToString(h.Sum(nil))
+}
+
+// DecodeTo writes what the JSON string literal lit decodes to into w,
+// through a 32 KiB buffer, and returns how many bytes that was.
+func DecodeTo[T text](lit T, w io.Writer) (int, error) {
 	var buf [32 << 10]byte
-	w := 0
+	n, at := 0, 0
+	var err error
 	flush := func(room int) {
-		if w+room > len(buf) {
-			h.Write(buf[:w])
-			w = 0
+		if at+room > len(buf) && err == nil {
+			_, err = w.Write(buf[:at])
+			at = 0
 		}
-	}
-	put := func(p string) { // len(p) <= 4096
-		flush(len(p))
-		w += copy(buf[w:], p)
-		n += len(p)
 	}
 	putRune := func(r rune) {
 		flush(utf8.UTFMax)
-		k := utf8.EncodeRune(buf[w:], r)
-		w, n = w+k, n+k
+		k := utf8.EncodeRune(buf[at:], r)
+		at, n = at+k, n+k
 	}
 	s := lit[1 : len(lit)-1]
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s) && err == nil; {
 		c := s[i]
 		switch {
 		case c == '\\' && i+1 < len(s):
-			r, size := escape(s[i:])
+			r, size := escape(string(s[i:min(len(s), i+12)]))
 			putRune(r)
 			i += size
 		case c < utf8.RuneSelf:
@@ -57,16 +60,25 @@ func Digest(lit string) (int, string) {
 			for j < len(s) && s[j] != '\\' && s[j] < utf8.RuneSelf && j-i < 4096 {
 				j++
 			}
-			put(s[i:j])
-			i = j
+			flush(j - i)
+			k := copy(buf[at:], s[i:j])
+			at, n, i = at+k, n+k, j
 		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
+			r, size := decodeRune(s[i:min(len(s), i+utf8.UTFMax)])
 			putRune(r) // RuneError for a bad byte, as encoding/json
 			i += size
 		}
 	}
-	h.Write(buf[:w])
-	return n, hex.EncodeToString(h.Sum(nil))
+	if err == nil && at > 0 {
+		_, err = w.Write(buf[:at])
+	}
+	return n, err
+}
+
+func decodeRune[T text](s T) (rune, int) {
+	var b [utf8.UTFMax]byte
+	k := copy(b[:], s)
+	return utf8.DecodeRune(b[:k])
 }
 
 // escape decodes the escape sequence at the start of s and returns the
