@@ -32,6 +32,26 @@ func TestPermissionQuestionNamesThePathOnce(t *testing.T) {
 	}
 }
 
+// A read outside the workspace names its path once too: in the reason,
+// as the policy resolved it, with "s covers" saying "this path".
+func TestOutsideReadQuestionNamesThePathOnce(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := newTestModel(t, sz[0], sz[1])
+			prompt(m, "read the hosts file")
+			askPending(t, m, agent.PermissionRequest{CallID: "r1", Tool: "read_file", Summary: "../../etc/hosts",
+				Args: `{"path":"../../etc/hosts"}`, Reason: "reads outside the workspace: /etc/hosts",
+				Grant: "read_file: /etc/hosts and below, outside the workspace"})
+			got := plain(m)
+			box := got[strings.Index(got, "Allow read_file?"):]
+			if n := strings.Count(box, "hosts"); n != 1 {
+				t.Fatalf("the question names the file %d times, want once:\n%s", n, got)
+			}
+			golden(t, m, fmt.Sprintf("permission_outside_%dx%d", sz[0], sz[1]))
+		})
+	}
+}
+
 // at sets the model's clock to t0 plus d and delivers a spinner tick, as
 // the running spinner does every frame.
 func at(m *Model, t0 time.Time, d time.Duration) {

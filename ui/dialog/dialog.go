@@ -247,10 +247,13 @@ func (d *Model) permLines(st theme.Styles, r *Request, width, height int) []stri
 	if body == "" {
 		body = p.Args
 	}
-	if p.Reason != "" && !restates(p.Reason, p.Tool, body) {
-		lines = append(lines, common.Wrap(st.Warn, "why it asks: "+p.Reason, width)...)
+	reason, showBody := splitReason(p.Reason, p.Tool, body) // the path or command once
+	if reason != "" {
+		lines = append(lines, common.Wrap(st.Warn, "why it asks: "+reason, width)...)
 	}
-	lines = append(lines, common.Wrap(st.Bold, body, width)...)
+	if showBody {
+		lines = append(lines, common.Wrap(st.Bold, body, width)...)
+	}
 	keys := []key.Binding{d.keys.Allow, d.keys.AllowSession, d.keys.Deny}
 	if p.Always != "" {
 		keys = []key.Binding{d.keys.Allow, d.keys.AllowSession, d.keys.AllowAlways, d.keys.Deny}
@@ -269,7 +272,7 @@ func (d *Model) permLines(st theme.Styles, r *Request, width, height int) []stri
 	}
 	lines = append(lines, "", d.hints(st, width, keys...))
 	if p.Grant != "" {
-		lines = append(lines, common.Wrap(st.Dim, "s covers: "+p.Grant, width)...)
+		lines = append(lines, common.Wrap(st.Dim, "s covers: "+grantText(p.Grant, reason, body, showBody), width)...)
 	}
 	if p.Always != "" {
 		lines = append(lines, common.Wrap(st.Dim, "A saves in your config: "+p.Always, width)...)
