@@ -69,3 +69,12 @@ func TestSessionTableNarrowest(t *testing.T) {
 		}
 	}
 }
+
+// Token counts stay narrow however large.
+func TestTokensNarrow(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 9876: "9876", 48_200: "48k", 999_499: "999k", 999_500: "1.0M", 1_234_567: "1.2M", 98_700_000: "98.7M"} {
+		if got := tokens(n); got != want {
+			t.Errorf("tokens(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

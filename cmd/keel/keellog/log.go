@@ -164,7 +164,12 @@ func abridgePath(s string, n int) string {
 	return s
 }
 
+// tokens is a count of tokens in at most 5 columns: "9876", "48k",
+// "1.2M".
 func tokens(n int) string {
+	if n >= 999_500 {
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	}
 	if n >= 10_000 {
 		return fmt.Sprintf("%dk", (n+500)/1000)
 	}
