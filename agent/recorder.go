@@ -214,7 +214,7 @@ func (r *Recorder) journal(ctx context.Context, round, task int, callID string, 
 	}
 	r.settle()
 	fc := datalog.FileChange{Path: c.Path, Existed: c.Existed, Before: c.Before, Mode: c.Mode,
-		BeforeSHA256: c.BeforeSHA256, AfterSHA256: c.AfterSHA256}
+		BeforeSHA256: c.BeforeSHA256, AfterSHA256: c.AfterSHA256, NewDirs: c.NewDirs}
 	if len(c.Splices) > 0 {
 		fc.Splices, _ = json.Marshal(c.Splices)
 	}

@@ -63,6 +63,9 @@ type FileChange struct {
 	// and AfterSHA256 is the hash of what it wrote (undo needs only that,
 	// and Before, which the journal holds).
 	AfterNotKept bool
+	// NewDirs are the directories the change creates for a new file
+	// (absolute, outermost first); undo removes those it finds empty.
+	NewDirs []string
 }
 
 // ReadSpan is a region of a file a tool returned to the model. Version

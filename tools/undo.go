@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // RecordedChange is a file change as the datalog kept it, for undo.
@@ -40,6 +42,9 @@ type FileOutcome struct {
 	// may come back to a state keel knows, an I/O error may pass).
 	Left  string
 	Retry bool
+	// RemovedDirs: directories keel had created for the file, removed
+	// with it (those still holding something stay).
+	RemovedDirs []string
 }
 
 // Undo brings each file the changes touched back to its content before
@@ -64,7 +69,38 @@ func Undo(changes []RecordedChange) []FileOutcome {
 	for _, p := range order {
 		out = append(out, undoFile(p, byPath[p]))
 	}
+	removeCreatedDirs(out, byPath)
 	return out
+}
+
+// removeCreatedDirs removes the directories keel created for the files
+// undo took back to not existing, innermost first across all files (a
+// directory two new files shared goes once both are gone), and names
+// them on the outcome of the file whose change created them.
+func removeCreatedDirs(out []FileOutcome, byPath map[string][]RecordedChange) {
+	owner := map[string]int{}
+	var dirs []string
+	for i, o := range out {
+		if !o.Done {
+			continue
+		}
+		for _, c := range byPath[o.Path] {
+			for _, d := range c.NewDirs {
+				if _, seen := owner[d]; !seen {
+					owner[d] = i
+					dirs = append(dirs, d)
+				}
+			}
+		}
+	}
+	// Outermost first, as removeDirs takes them (it removes the deepest
+	// first: a parent is empty only once its children are gone).
+	depth := func(d string) int { return strings.Count(d, string(filepath.Separator)) }
+	slices.SortStableFunc(dirs, func(a, b string) int { return depth(a) - depth(b) })
+	for _, d := range removeDirs(dirs) {
+		i := owner[d]
+		out[i].RemovedDirs = append(out[i].RemovedDirs, d)
+	}
 }
 
 // undoFile restores one file from its changes.

@@ -45,9 +45,6 @@ func writeFile(ctx context.Context, ws *Workspace, p writeFileParams) (Result, e
 	if existed && bytes.Equal(before, after) {
 		return Result{Output: fmt.Sprintf("%s already has this content; nothing written", ws.Rel(abs))}, nil
 	}
-	if err := ws.mkdirAll(filepath.Dir(abs)); err != nil {
-		return errResult("cannot create the parent directories of %s: %v", ws.Rel(abs), err), nil
-	}
 	return commitWrite(ctx, ws, abs, before, after, mode, existed, "")
 }
 
@@ -72,10 +69,18 @@ func resolveForWrite(ctx context.Context, ws *Workspace, p string) (string, stri
 func commitWrite(ctx context.Context, ws *Workspace, abs string, before, after []byte, mode fs.FileMode, existed bool, note string) (Result, error) {
 	ch := FileChange{Path: abs, Existed: existed, Before: before, Mode: uint32(mode.Perm()),
 		BeforeSHA256: sha256Hex(before), AfterSHA256: sha256Hex(after)}
-	if msg := ws.record(ctx, &ch); msg != "" {
+	if !existed {
+		ch.NewDirs = missingDirs(ws, filepath.Dir(abs))
+	}
+	if msg := ws.record(ctx, &ch); msg != "" { // before the directories: undo knows them all
 		return errResult("%s", msg), nil
 	}
+	if err := ws.mkdirAll(filepath.Dir(abs)); err != nil {
+		removeDirs(ch.NewDirs)
+		return errResult("cannot create the parent directories of %s: %v", ws.Rel(abs), err), nil
+	}
 	if err := ws.writeText(ctx, abs, after, mode); err != nil {
+		removeDirs(ch.NewDirs)
 		return errResult("write failed, file unchanged: %v", err), nil
 	}
 	ch.After = after

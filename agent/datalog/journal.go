@@ -66,9 +66,10 @@ func (db *DB) JournalChange(ctx context.Context, e JournalEntry) (int64, error) 
 	err := db.submitOnce(ctx, fmt.Sprintf("the journal of %s", fc.Path), func(ctx context.Context, tx *wtx) error {
 		res, err := tx.Exec(ctx, `INSERT INTO file_changes (session_id, round_seq, task_seq, tool_call_id, path,
 			existed, before, before_enc, mode, before_sha256, after_sha256, path_redacted, before_redacted,
-			splices, splices_redacted, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+			splices, splices_redacted, state, new_dirs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
 			e.SessionID, e.Round, e.TaskSeq, callID, fc.Path, fc.Existed, enc.before, enc.beforeEnc, int64(fc.Mode),
-			fc.BeforeSHA256, fc.AfterSHA256, fc.PathRedacted, fc.BeforeRedacted, string(fc.Splices), fc.SplicesRedacted)
+			fc.BeforeSHA256, fc.AfterSHA256, fc.PathRedacted, fc.BeforeRedacted, string(fc.Splices), fc.SplicesRedacted,
+			db.red.String(strings.Join(fc.NewDirs, "\n")))
 		if err != nil {
 			return err
 		}

@@ -102,3 +102,28 @@ func TestUndoRunIsJournaled(t *testing.T) {
 		t.Errorf("after the undo, to undo: %+v, %v; want only b", left, err)
 	}
 }
+
+// The directories a new file's write creates are journaled with it and
+// come back to undo, kept through the round's commit.
+func TestJournalKeepsNewDirectories(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t, Options{})
+	sid := startTest(t, db, Session{ProjectRoot: "/p"})
+	dirs := []string{"/p/new", "/p/new/deep"}
+	id, err := db.JournalChange(ctx, JournalEntry{SessionID: sid, Round: 1, TaskSeq: 1, CallID: "c1",
+		Change: FileChange{Path: "/p/new/deep/x.go", Mode: 0o644, NewDirs: dirs,
+			BeforeSHA256: hexSum(""), AfterSHA256: hexSum("x\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := round(sid, 1, 1)
+	rec.FileChanges = []FileChange{{JournalID: id, ToolCallID: "c1", Path: "/p/new/deep/x.go", After: []byte("x\n"), Mode: 0o644}}
+	mustWrite(t, db, rec)
+	fcs, err := db.TaskFileChanges(ctx, sid)
+	if err != nil || len(fcs) != 1 {
+		t.Fatalf("%d changes, %v", len(fcs), err)
+	}
+	if got := strings.Join(fcs[0].NewDirs, " "); got != "/p/new /p/new/deep" {
+		t.Errorf("new directories = %q, want %q", got, "/p/new /p/new/deep")
+	}
+}

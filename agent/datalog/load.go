@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/keel-dev/keel/agent/llm"
 )
@@ -164,7 +165,7 @@ func (db *DB) TaskFileChanges(ctx context.Context, sessionID string) ([]FileChan
 // order.
 const fileChangeColumns = `id, session_id, round_seq, task_seq, tool_call_id, path, existed, before, before_enc,
 	after, after_enc, mode, before_sha256, after_sha256, path_redacted, before_redacted, after_redacted, by_command,
-	splices, splices_redacted, state`
+	splices, splices_redacted, state, new_dirs`
 
 // fileChangesWhere loads the file changes matching where, oldest first,
 // with their contents decoded and Withheld set.
@@ -194,11 +195,14 @@ func (db *DB) fileChangesWhere(ctx context.Context, where string, args ...any) (
 func scanFileChange(sc scanner) (FileChange, error) {
 	var fc FileChange
 	var mode int64
-	var splices, benc, aenc, state string
+	var splices, benc, aenc, state, dirs string
 	if err := sc.Scan(&fc.ID, &fc.SessionID, &fc.Round, &fc.TaskSeq, &fc.ToolCallID, &fc.Path, &fc.Existed,
 		&fc.Before, &benc, &fc.After, &aenc, &mode, &fc.BeforeSHA256, &fc.AfterSHA256,
-		&fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted, &fc.ByCommand, &splices, &fc.SplicesRedacted, &state); err != nil {
+		&fc.PathRedacted, &fc.BeforeRedacted, &fc.AfterRedacted, &fc.ByCommand, &splices, &fc.SplicesRedacted, &state, &dirs); err != nil {
 		return fc, err
+	}
+	if dirs != "" {
+		fc.NewDirs = strings.Split(dirs, "\n")
 	}
 	if splices != "" {
 		fc.Splices = json.RawMessage(splices)

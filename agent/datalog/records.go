@@ -236,6 +236,9 @@ type FileChange struct {
 	// change's content before back, or find its file (PathWithheld).
 	Withheld     string `json:"-"`
 	PathWithheld bool   `json:"-"`
+	// NewDirs: the directories the change created for a new file,
+	// outermost first (journaled changes only).
+	NewDirs []string `json:"new_dirs,omitempty"`
 }
 
 // RoundRecord is everything one round produced, committed together.

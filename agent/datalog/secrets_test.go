@@ -139,6 +139,12 @@ func writeEverything(t *testing.T, db *DB, text string) {
 	if err := db.WriteJob(ctx, job); err != nil {
 		t.Fatal(err)
 	}
+	var journaled JournalEntry // a change about to be made (the file journal)
+	fill(reflect.ValueOf(&journaled).Elem(), text)
+	journaled.SessionID, journaled.Round, journaled.TaskSeq = sid, 4, 1
+	if _, err := db.JournalChange(ctx, journaled); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.EndSession(ctx, sid, text, Totals{}); err != nil {
 		t.Fatal(err)
 	}

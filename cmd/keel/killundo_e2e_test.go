@@ -122,13 +122,19 @@ func (et *editTask) write(t *testing.T, dir string) {
 }
 
 // checksums are every file under dir (hidden ones too: a temp file left
-// behind counts), relative path -> SHA-256 and mode.
+// behind counts), relative path -> SHA-256 and mode, and every directory
+// (one keel created and undo left behind counts too).
 func checksums(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || p == dir {
 			return err
+		}
+		if d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out[rel+"/"] = "directory"
+			return nil
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {

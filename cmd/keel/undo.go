@@ -104,7 +104,7 @@ func recordedChanges(changes []datalog.FileChange) []tools.RecordedChange {
 	for i, c := range changes {
 		out[i] = tools.RecordedChange{ID: c.ID, Pending: c.Pending, Withheld: c.Withheld, PathWithheld: c.PathWithheld,
 			FileChange: tools.FileChange{Path: c.Path, Existed: c.Existed, Before: c.Before, After: c.After, Mode: c.Mode,
-				BeforeSHA256: c.BeforeSHA256, AfterSHA256: c.AfterSHA256, ByCommand: c.ByCommand}}
+				BeforeSHA256: c.BeforeSHA256, AfterSHA256: c.AfterSHA256, ByCommand: c.ByCommand, NewDirs: c.NewDirs}}
 		if len(c.Splices) > 0 && json.Unmarshal(c.Splices, &out[i].Splices) != nil && out[i].Withheld == "" {
 			out[i].Withheld = "the datalog's record of its edit is damaged: restore it from git or by hand"
 		}
@@ -115,10 +115,13 @@ func recordedChanges(changes []datalog.FileChange) []tools.RecordedChange {
 // undoReport says what undo restored, naming the files, and which files
 // it left as they are, and why; failed when it left one keel changed.
 func undoReport(outs []tools.FileOutcome, root, what string) (msg string, failed bool) {
-	var restored, already, left []string
+	var restored, already, left, dirs []string
 	commands, retry := 0, 0
 	for _, o := range outs {
 		rel := relTo(root, o.Path)
+		for _, d := range o.RemovedDirs {
+			dirs = append(dirs, relTo(root, d))
+		}
 		switch {
 		case o.Done:
 			restored = append(restored, rel)
@@ -145,6 +148,9 @@ func undoReport(outs []tools.FileOutcome, root, what string) (msg string, failed
 	}
 	if len(already) > 0 {
 		msg += fmt.Sprintf(" (already as before: %s)", strings.Join(already, ", "))
+	}
+	if len(dirs) > 0 {
+		msg += "; removed the directories keel had created: " + strings.Join(dirs, ", ")
 	}
 	if len(left) > 0 {
 		msg += "; left as they are: " + strings.Join(left, ", ")
