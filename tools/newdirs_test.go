@@ -17,6 +17,7 @@ func TestUndoRemovesTheDirectoriesItCreated(t *testing.T) {
 		name     string
 		existing []string // directories there before the task
 		writes   []string // new files keel writes
+		big      bool     // content past maxDiffBytes: the streaming write
 		after    func(t *testing.T, root string)
 		gone     []string // directories undo removes
 		kept     []string // directories that stay
@@ -25,6 +26,8 @@ func TestUndoRemovesTheDirectoriesItCreated(t *testing.T) {
 			gone: []string{"new/deep/dir", "new/deep", "new"}},
 		{name: "a directory two new files share", writes: []string{"new/deep/x.go", "new/y.go"},
 			gone: []string{"new/deep", "new"}},
+		{name: "a large new file (streamed)", writes: []string{"gen/out/big.go"}, big: true,
+			gone: []string{"gen/out", "gen"}},
 		{name: "a directory that was there", existing: []string{"old"}, writes: []string{"old/sub/z.go"},
 			gone: []string{"old/sub"}, kept: []string{"old"}},
 		{name: "a directory the user put a file in", writes: []string{"other/deep/q.go"},
@@ -40,9 +43,13 @@ func TestUndoRemovesTheDirectoriesItCreated(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			content := "package x\n"
+			if tt.big {
+				content += strings.Repeat("// generated\n", maxDiffBytes/13)
+			}
 			var changes []FileChange
 			for _, w := range tt.writes {
-				r := call(t, ws, Options{}, NameWriteFile, m{"path": w, "content": "package x\n"})
+				r := call(t, ws, Options{}, NameWriteFile, m{"path": w, "content": content})
 				if r.IsError {
 					t.Fatal(r.Output)
 				}

@@ -67,13 +67,17 @@ func streamWrite(ctx context.Context, ws *Workspace, path string, lit []byte) (R
 	if existed && sha256Hex(before) == sum {
 		return Result{Output: fmt.Sprintf("%s already has this content; nothing written", ws.Rel(abs))}, nil
 	}
-	if err := ws.mkdirAll(filepath.Dir(abs)); err != nil {
-		return errResult("cannot create the parent directories of %s: %v", ws.Rel(abs), err), nil
-	}
 	ch := FileChange{Path: abs, Existed: existed, Before: before, Mode: uint32(mode.Perm()),
 		BeforeSHA256: sha256Hex(before), AfterSHA256: sum, AfterNotKept: true}
-	if msg := ws.record(ctx, &ch); msg != "" {
+	if !existed {
+		ch.NewDirs = missingDirs(ws, filepath.Dir(abs))
+	}
+	if msg := ws.record(ctx, &ch); msg != "" { // before the directories: undo knows them all
 		return errResult("%s", msg), nil
+	}
+	if err := ws.mkdirAll(filepath.Dir(abs)); err != nil {
+		removeDirs(ch.NewDirs)
+		return errResult("cannot create the parent directories of %s: %v", ws.Rel(abs), err), nil
 	}
 	var lines lineCounter
 	err := writeAtFrom(abs, mode, func(w io.Writer) error {
@@ -81,6 +85,7 @@ func streamWrite(ctx context.Context, ws *Workspace, path string, lit []byte) (R
 		return err
 	})
 	if err != nil {
+		removeDirs(ch.NewDirs)
 		return errResult("write failed, file unchanged: %v", err), nil
 	}
 	ws.MarkRead(abs, sum[:16]) // Version: the first 8 bytes of the SHA-256, in hex
