@@ -223,6 +223,18 @@ func (s *soakTally) log(t *testing.T, what string) {
 	})
 }
 
+// wantInterrupted fails the soak run of the kill-during-undo test when
+// no kill landed inside an undo: the trials would then only show that
+// undo works, not that an interrupted one is finished (a harness that
+// killed keel before it began restoring once passed 50 of 50 that way).
+func (s *soakTally) wantInterrupted(t *testing.T) {
+	t.Cleanup(func() {
+		if os.Getenv("KEEL_SOAK") != "" && s.killed.Load() > 0 && s.interrupted.Load() == 0 {
+			t.Errorf("none of %d kills landed inside an undo: the test did not test an interrupted undo", s.killed.Load())
+		}
+	})
+}
+
 // TestKillDuringEditingThenUndoRestoresExactly: whenever keel is killed
 // during an editing task, one keel undo afterwards puts every file back
 // as it was (the write in flight included), removes the files it
@@ -276,6 +288,7 @@ func TestKillDuringUndoThenUndoFinishes(t *testing.T) {
 	t.Parallel()
 	var tally soakTally
 	tally.log(t, "kill during undo")
+	tally.wantInterrupted(t)
 	for trial := range soakTrials(50, 2) {
 		t.Run(strconv.Itoa(trial), func(t *testing.T) {
 			t.Parallel()
@@ -356,10 +369,16 @@ func changedFrom(dir string, was map[string]string) bool {
 			changed = true
 			return filepath.SkipAll
 		}
-		if d.IsDir() {
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() { // checksums lists directories as "rel/"
+			if _, ok := was[rel+"/"]; ok {
+				seen++
+			} else if p != dir {
+				changed = true
+				return filepath.SkipAll
+			}
 			return nil
 		}
-		rel, _ := filepath.Rel(dir, p)
 		b, rerr := os.ReadFile(p)
 		sum := sha256.Sum256(b)
 		if w, ok := was[rel]; rerr != nil || !ok || !strings.HasPrefix(w, hex.EncodeToString(sum[:8])) {
