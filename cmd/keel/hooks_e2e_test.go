@@ -84,15 +84,19 @@ func streamLines(t *testing.T, out string) []map[string]any {
 func TestHooksRunAtEachEventWithTheirInput(t *testing.T) {
 	logs, home, dir := t.TempDir(), t.TempDir(), project(t)
 	var cfg strings.Builder
-	// A tiny context window makes keel compact before the third request.
-	cfg.WriteString("compact_at = 0.5\ncompact_keep_rounds = 1\n[providers.openai]\ncontext_window = 4000\n\n")
+	// A small context window makes keel compact before the fourth
+	// request: three reads of ~2,500 tokens each fit it one by one (so
+	// none is cut to fit, agent/fit.go) but not together (6,000 tokens).
+	cfg.WriteString("compact_at = 0.5\ncompact_keep_rounds = 1\n[providers.openai]\ncontext_window = 12000\n\n")
 	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact", "Stop", "SessionEnd"} {
 		fmt.Fprintf(&cfg, "[[hooks.%s]]\ncommand = %q\n\n", ev, hookLog(logs, ev))
 	}
 	writeUserConfig(t, home, cfg.String())
-	big := strings.Repeat("a line of text\n", 1000)
-	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(big), 0o644); err != nil {
-		t.Fatal(err)
+	for i, name := range []string{"big.txt", "big2.txt", "big3.txt"} {
+		big := strings.Repeat(fmt.Sprintf("a line of text %d\n", i), 1000)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(big), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	srv := llmtest.Start(t, llmtest.Script{Handler: func(r llmtest.RecordedRequest, n int) llmtest.Round {
 		switch {
@@ -101,6 +105,10 @@ func TestHooksRunAtEachEventWithTheirInput(t *testing.T) {
 		case n == 0:
 			return llmtest.ToolRound(llmtest.Call{ID: "call_r", Name: "read_file", Args: `{"path":"big.txt"}`})
 		case n == 1:
+			return llmtest.ToolRound(llmtest.Call{ID: "call_r2", Name: "read_file", Args: `{"path":"big2.txt"}`})
+		case n == 2:
+			return llmtest.ToolRound(llmtest.Call{ID: "call_r3", Name: "read_file", Args: `{"path":"big3.txt"}`})
+		case n == 3:
 			return llmtest.ToolRound(llmtest.Call{ID: "call_g", Name: "glob", Args: `{"pattern":"*.go"}`})
 		}
 		return llmtest.TextRound("done")
