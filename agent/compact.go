@@ -25,13 +25,8 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 	if !force && (window <= 0 || at <= 0 || !t.overBudget()) {
 		return nil
 	}
-	if t.fitTail() && (force || !t.overBudget()) {
-		return nil // the tail's oversized tool results were shortened; that was enough
-	}
-	overflow := &stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %s: %s; start a new task or raise context_window",
-		count(t.compaction.compactions, "compaction"), s.tooLarge())}
 	if t.compaction.compactions >= s.opts.Limits.MaxCompactions || compactionCut(s.History(), s.opts.Limits.KeepRounds) <= 0 {
-		return overflow
+		return t.lastResort()
 	}
 	t.compaction.compactions++
 	t.backToWork()
@@ -43,7 +38,7 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 	}
 	switch {
 	case errors.Is(err, errNothingToCompact):
-		return overflow
+		return t.lastResort()
 	case err != nil && ctx.Err() != nil:
 		return &stop{reason: StopCancelled, message: "cancelled while compacting"}
 	case err != nil:
@@ -51,7 +46,21 @@ func (t *task) compactIfNeeded(ctx context.Context, force bool) *stop {
 	}
 	t.compaction.compacted = true
 	t.compaction.lastPrompt, t.compaction.estAtLast = 0, 0 // sizes of the old history no longer apply
+	if t.overBudget() {
+		t.fitTail() // the verbatim tail alone is too large: its oversized tool results are cut
+	}
 	return nil
+}
+
+// lastResort is what is left when nothing more can be compacted: the
+// verbatim tail's oversized tool results are cut, or the task stops with
+// a message naming what is too large.
+func (t *task) lastResort() *stop {
+	if t.fitTail() {
+		return nil
+	}
+	return &stop{reason: StopContextOverflow, message: fmt.Sprintf("the conversation no longer fits the context window after %s: %s; start a new task or raise context_window",
+		count(t.compaction.compactions, "compaction"), t.s.tooLarge())}
 }
 
 // overBudget reports whether the next request would pass compact_at of
