@@ -76,6 +76,7 @@ func TestIdentityAndReadsThroughTheBinary(t *testing.T) {
 // background its own way (nohup … &) has it stopped when it returns, and
 // its result tells the model how to keep one running (background: true).
 func TestDetachedCommandIsToldAboutJobs(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	c := binCase{name: "nohup &", rounds: calls("started",
 		runCmd("nohup sh -c 'echo $$ > server.pid; exec sleep 1000' > server.log 2>&1 & until [ -s server.pid ]; do sleep 0.05; done", "")),
 		fired: []string{}, stop: "completed"}

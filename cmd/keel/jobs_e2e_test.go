@@ -253,6 +253,7 @@ func processGone(pid int) bool {
 // waits for each new line). That is progress, not a rerun loop, though no
 // file changes until the server is up.
 func TestWaitingOnAJobIsNotARerunLoop(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	// The job warms up until the fake model has handed out four checks
 	// (the file go), so the checks happen however slow the machine is.
 	job := "while [ ! -f go ]; do echo warming up; sleep 0.3; done; touch ready; echo up; sleep 1000"

@@ -57,12 +57,7 @@ func everythingServer(t *testing.T) refServer {
 // goSDKServer is mcptest's server, on the Go SDK, behind the same wrapper.
 func goSDKServer(t *testing.T) refServer {
 	t.Helper()
-	dir := filepath.Dir(keelBinary(t))
-	bin := filepath.Join(dir, "mcpserver-ref")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../tools/mcp/testdata/mcpserver").CombinedOutput(); err != nil {
-		t.Skipf("the Go SDK test server does not build, so it cannot run: %v\n%s", err, out)
-	}
-	return refServer{argv: bannerWrapper(bin), longTool: "mcp__ref__progress", longArgs: `{"steps":3}`,
+	return refServer{argv: bannerWrapper(mcpServerBinary(t)), longTool: "mcp__ref__progress", longArgs: `{"steps":3}`,
 		imageTool: "mcp__ref__image", progressTotal: 3}
 }
 

@@ -93,6 +93,7 @@ func TestLessonsThroughTheBinary(t *testing.T) {
 // partial result; --confirm-plan headless refuses a plan with side
 // effects no rule allows, with its own subtype.
 func TestLimitsAndConfirmationThroughTheBinary(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	t.Run("max_duration", func(t *testing.T) {
 		srv := llmtest.Start(t, llmtest.Rounds(
 			llmtest.Round{Text: "Looked at the files; main.go next.", ToolCalls: []llmtest.Call{{Name: "glob", Args: `{"pattern":"*"}`}}},

@@ -164,6 +164,7 @@ func TestSeed002MemoryAndDecomposition(t *testing.T) {
 // failing provider falls back to the next); a denied permission is
 // reported, not retried; the results are synthesized in an answer.
 func TestSeed003ReActWithPlanning(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	plan := `{"goal":"add a NOTES file","success_criteria":["NOTES exists"],"strategy":"write it","steps":[
 		{"id":"look","title":"look at the files","status":"%s","risks":["none"]},
 		{"id":"fmt","title":"run a formatter","status":"%s","can_fail":true,"depends_on":["look"]},
@@ -241,6 +242,7 @@ func TestSeed003ReActWithPlanning(t *testing.T) {
 // timeout, safety) end in halted with a partial result; an unrecoverable
 // provider failure ends in error.
 func TestSeed004StateMachine(t *testing.T) {
+	t.Parallel() // waits on processes: overlaps the package's other tests
 	loop := []llmtest.Round{globRound("x"), globRound("x"), globRound("x"), globRound("x"), globRound("x"), llmtest.TextRound("never")}
 	cases := []struct {
 		name   string
