@@ -31,8 +31,9 @@ func shortArgs(call llm.ToolCall, fate string) (string, bool) {
 				hint = "; read_file " + path + " shows what the file holds now"
 			}
 		}
-		return fmt.Sprintf("[keel: %s (%s, sha256 %s) not kept in the conversation, too large to send again; %s %s%s%s]",
-			what, sizeText(e.Bytes), e.SHA256, call.Name, fate, on, hint)
+		// What and where first: a log line cut at its width still says it.
+		return fmt.Sprintf("[keel: %s of %s for %s%s not kept in the conversation, too large to send again; the call %s; sha256 %s%s]",
+			sizeText(e.Bytes), what, call.Name, on, fate, e.SHA256, hint)
 	})
 }
 

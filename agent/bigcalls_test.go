@@ -54,7 +54,7 @@ func TestBigArgumentsAreShortenedOnceTheCallRan(t *testing.T) {
 		t.Fatalf("the tool did not get the arguments whole")
 	}
 	sum := sha256.Sum256([]byte(content))
-	notice := fmt.Sprintf(`[keel: \"content\" (%d bytes (128.0 KiB), sha256 %s) not kept in the conversation, too large to send again; write_file ran on gen.go; read_file gen.go shows what the file holds now]`,
+	notice := fmt.Sprintf(`[keel: %d bytes (128.0 KiB) of \"content\" for write_file on gen.go not kept in the conversation, too large to send again; the call ran; sha256 %s; read_file gen.go shows what the file holds now]`,
 		len(content), hex.EncodeToString(sum[:]))
 	want := `{"content":"` + notice + `","path":"gen.go"}`
 	check := func(where, args string) {

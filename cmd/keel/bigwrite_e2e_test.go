@@ -48,10 +48,10 @@ func TestBigWriteIsShortenedAndUndone(t *testing.T) {
 		}
 	}
 	sum := sha256.Sum256([]byte(content))
-	notice := fmt.Sprintf("sha256 %s) not kept in the conversation", hex.EncodeToString(sum[:]))
+	notice := fmt.Sprintf("not kept in the conversation, too large to send again; the call ran; sha256 %s", hex.EncodeToString(sum[:]))
 	reqs := srv.Requests()
 	last := reqs[len(reqs)-1]
-	if len(last.Body) > 256<<10 || !strings.Contains(string(last.Body), notice) || !strings.Contains(string(last.Body), "write_file ran on gen/new.go") {
+	if len(last.Body) > 256<<10 || !strings.Contains(string(last.Body), notice) || !strings.Contains(string(last.Body), "for write_file on gen/new.go not kept") {
 		t.Errorf("the request after the writes is %d bytes; it lacks the notice %q", len(last.Body), notice)
 	}
 	var res struct {
