@@ -63,6 +63,9 @@ func (db *DB) fillContents(ctx context.Context, id string, first int, rounds []*
 				return nil // the diff is left out, the rest loads
 			}
 			after, err = decodeContent(after, aenc, before)
+			if len(after) == 0 && fc.AfterSHA256 != "" && fc.AfterSHA256 != sha256Hex(nil) {
+				return nil // the content after was not kept (a large write): no diff, not a deletion
+			}
 			if err == nil && len(before)+len(after) <= maxTranscriptContent {
 				fc.Before, fc.After = before, after
 			}
