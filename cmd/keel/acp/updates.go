@@ -107,8 +107,8 @@ func finishedStatus(e agent.ToolFinished) acpsdk.ToolCallStatus {
 func toolContent(e agent.ToolFinished) []acpsdk.ToolCallContent {
 	var out []acpsdk.ToolCallContent
 	for _, c := range e.Changes {
-		if c.ByCommand || (c.After == nil && len(c.Splices) > 0) {
-			continue // a command's change or a large file's pieces: no whole text to show
+		if c.ByCommand || c.AfterNotKept || (c.After == nil && len(c.Splices) > 0) {
+			continue // a command's change, a large file's pieces or a streamed write: no whole text to show
 		}
 		if c.Existed {
 			out = append(out, acpsdk.ToolDiffContent(c.Path, string(c.After), string(c.Before)))
