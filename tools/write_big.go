@@ -43,25 +43,17 @@ func (t writeFileTool) Run(ctx context.Context, args json.RawMessage) (Result, e
 
 // streamWrite is writeFile for content given as its JSON string literal.
 func streamWrite(ctx context.Context, ws *Workspace, path string, lit []byte) (Result, error) {
-	abs, msg := resolveForWrite(ctx, ws, path)
+	t, msg := prepareWrite(ctx, ws, path)
 	if msg != "" {
 		return errResult("%s", msg), nil
 	}
-	before, mode, existed, msg := statForWrite(ctx, ws, abs)
-	if msg != "" {
-		return errResult("%s", msg), nil
-	}
-	if existed {
-		if msg := ws.checkFresh(abs, before); msg != "" {
-			return errResult("%s", msg), nil
+	abs, before, mode, existed := t.abs, t.before, t.mode, t.existed
+	if existed && isCRLF(before) { // line endings to keep: the ordinary path converts them
+		var content string
+		if err := json.Unmarshal(lit, &content); err != nil {
+			return errResult("invalid arguments for %s: %v", NameWriteFile, err), nil
 		}
-		if isCRLF(before) { // line endings to keep: the ordinary path converts them
-			var content string
-			if err := json.Unmarshal(lit, &content); err != nil {
-				return errResult("invalid arguments for %s: %v", NameWriteFile, err), nil
-			}
-			return writeFile(ctx, ws, writeFileParams{Path: path, Content: content})
-		}
+		return writeFile(ctx, ws, writeFileParams{Path: path, Content: content})
 	}
 	size, sum := bigargs.Digest(lit)
 	if existed && sha256Hex(before) == sum {

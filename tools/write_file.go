@@ -25,19 +25,11 @@ func newWriteFile(ws *Workspace) Tool {
 }
 
 func writeFile(ctx context.Context, ws *Workspace, p writeFileParams) (Result, error) {
-	abs, msg := resolveForWrite(ctx, ws, p.Path)
+	t, msg := prepareWrite(ctx, ws, p.Path)
 	if msg != "" {
 		return errResult("%s", msg), nil
 	}
-	before, mode, existed, msg := statForWrite(ctx, ws, abs)
-	if msg != "" {
-		return errResult("%s", msg), nil
-	}
-	if existed {
-		if msg := ws.checkFresh(abs, before); msg != "" {
-			return errResult("%s", msg), nil
-		}
-	}
+	abs, before, mode, existed := t.abs, t.before, t.mode, t.existed
 	after := []byte(p.Content)
 	if existed && isCRLF(before) && !strings.Contains(p.Content, "\r\n") {
 		after = bytes.ReplaceAll(after, []byte("\n"), []byte("\r\n")) // keep the file's line endings
@@ -46,6 +38,30 @@ func writeFile(ctx context.Context, ws *Workspace, p writeFileParams) (Result, e
 		return Result{Output: fmt.Sprintf("%s already has this content; nothing written", ws.Rel(abs))}, nil
 	}
 	return commitWrite(ctx, ws, abs, before, after, mode, existed, "")
+}
+
+// writeTarget is a file write_file is about to write, as it is now.
+type writeTarget struct {
+	abs     string
+	before  []byte
+	mode    fs.FileMode
+	existed bool
+}
+
+// prepareWrite resolves path and reads the file there, refusing what
+// write_file must not write (.git, a file changed since the model read
+// it); msg says why.
+func prepareWrite(ctx context.Context, ws *Workspace, path string) (t writeTarget, msg string) {
+	if t.abs, msg = resolveForWrite(ctx, ws, path); msg != "" {
+		return t, msg
+	}
+	if t.before, t.mode, t.existed, msg = statForWrite(ctx, ws, t.abs); msg != "" {
+		return t, msg
+	}
+	if t.existed {
+		msg = ws.checkFresh(t.abs, t.before)
+	}
+	return t, msg
 }
 
 // resolveForWrite resolves a path a tool will write, refusing .git.
