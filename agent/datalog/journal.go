@@ -127,8 +127,3 @@ func (db *DB) JournaledPaths(ctx context.Context, root string, limit int) ([]str
 	}
 	return out, rows.Err()
 }
-
-// inList is "?, ?, ..." for n arguments.
-func inList(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-}

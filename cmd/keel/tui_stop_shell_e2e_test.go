@@ -168,13 +168,13 @@ func TestCtrlCCancelsASubagentInTmux(t *testing.T) {
 	tm.waitFor("subagent general · running run_command")
 	waitForProcess(t, "sleep 33")
 	tm.keys("C-c")
-	s := tm.waitFor("subagent general · cancelled", "cancelling the task (ctrl+c)")
+	tm.waitFor("subagent general · cancelled", "cancelling the task (ctrl+c)")
 	tm.waitTitle(ui.TitleReady)
 	if procs, _ := exec.Command("pgrep", "-f", "sleep 33").Output(); len(procs) > 0 {
 		t.Errorf("the subagent's command outlived the cancel: %s", procs)
 	}
 	// the parent's round and the child's, at the fake's 100 in / 10 out
-	if s = tm.screen(); !strings.Contains(s, "200 in · 20 out") {
+	if s := tm.screen(); !strings.Contains(s, "200 in · 20 out") {
 		t.Errorf("the status line lacks the child's tokens:\n%s", s)
 	}
 	tm.keys("C-c")
