@@ -22,12 +22,17 @@ run: build ## build and start the TUI
 # -timeout 30m: go test's default 10 minutes per package guards against a
 # hang, but a cold build cache on a busy 2-core machine took cmd/keel's
 # package past it with no test stuck (the e2e tests build keel first).
-# The e2e tests build keel without -race: compiling it beside the race
-# build (into the build cache), not after it, moves ~140 s of CPU of a
-# cold run out of the end, where cmd/keel's e2e tests would wait for it.
+# The e2e tests build keel without -race (they measure its memory and
+# size): compiling it beside the race build (into the build cache), not
+# after it, moves ~116 s of CPU of a cold run out of the end, where
+# cmd/keel's e2e tests would wait for it. -p 4: go test runs a package's
+# tests as one of its -p jobs (default: one per CPU), so two packages
+# whose tests mostly wait on processes (cmd/keel, agent/datalog,
+# agent/demo) held both jobs of a 2-core machine while compiles waited
+# and the CPUs idled. cmd/keel's TestMain runs 8 of its tests at a time.
 test: ## run every test with the race detector
 	$(GO) build -o /dev/null ./cmd/keel & \
-	$(GO) test -race -count=1 -timeout 30m ./...; rc=$$?; wait; exit $$rc
+	$(GO) test -race -count=1 -p 4 -timeout 30m ./...; rc=$$?; wait; exit $$rc
 
 # The kill tests with many trials (make test runs a few): 100 SIGKILLs at
 # random moments of an editing task, each followed by one keel undo that
