@@ -87,7 +87,6 @@ type acpSeen struct {
 }
 
 func TestACPWithTheTypeScriptClient(t *testing.T) {
-	t.Parallel() // waits on processes: overlaps the package's other tests
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed: this test drives keel acp with the official TypeScript client (the protocol's Go-level tests in cmd/keel/acp need neither)", tool)
