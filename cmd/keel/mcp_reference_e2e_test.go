@@ -184,17 +184,19 @@ func checkProgressLines(t *testing.T, out string, total float64) {
 func checkImageSent(t *testing.T, msgs []llmtest.RecordedMessage) {
 	t.Helper()
 	for _, m := range msgs {
-		for _, u := range m.Images {
-			data, ok := strings.CutPrefix(u, "data:image/png;base64,")
-			b, err := base64.StdEncoding.DecodeString(data)
-			if !ok || err != nil || m.Role != "user" {
-				t.Fatalf("image part %.60q in a %s message: %v", u, m.Role, err)
-			}
-			if _, format, err := image.DecodeConfig(bytes.NewReader(b)); err != nil || format != "png" {
-				t.Fatalf("the image sent is not a PNG: %v", err)
-			}
-			return
+		if len(m.Images) == 0 {
+			continue
 		}
+		u := m.Images[0] // the first image sent is the tool's
+		data, ok := strings.CutPrefix(u, "data:image/png;base64,")
+		b, err := base64.StdEncoding.DecodeString(data)
+		if !ok || err != nil || m.Role != "user" {
+			t.Fatalf("image part %.60q in a %s message: %v", u, m.Role, err)
+		}
+		if _, format, err := image.DecodeConfig(bytes.NewReader(b)); err != nil || format != "png" {
+			t.Fatalf("the image sent is not a PNG: %v", err)
+		}
+		return
 	}
 	raw := ""
 	for _, m := range msgs {
