@@ -4,10 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -180,12 +182,13 @@ func sameTree(want, got map[string]string) []string {
 func killedTask(t *testing.T, home, dir string, et *editTask, kill int, delay time.Duration) bool {
 	t.Helper()
 	var pid atomic.Int64
-	var killed atomic.Bool
+	var sent atomic.Bool // set before the signal: Wait may return before Kill does
 	handler := func(_ llmtest.RecordedRequest, n int) llmtest.Round {
 		if n == kill {
 			time.AfterFunc(delay, func() {
-				if p := int(pid.Load()); p > 0 && syscall.Kill(p, syscall.SIGKILL) == nil {
-					killed.Store(true)
+				if p := int(pid.Load()); p > 0 {
+					sent.Store(true)
+					_ = syscall.Kill(p, syscall.SIGKILL)
 				}
 			})
 		}
@@ -199,10 +202,12 @@ func killedTask(t *testing.T, home, dir string, et *editTask, kill int, delay ti
 	cmd, out := startKeel(t, home, dir, srv, "-p", "edit the files", "--yolo", "--max-turns", "0")
 	pid.Store(int64(cmd.Process.Pid))
 	err := cmd.Wait()
-	if !killed.Load() && err != nil {
+	var ee *exec.ExitError
+	killed := sent.Load() && errors.As(err, &ee) && ee.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL
+	if !killed && err != nil {
 		t.Fatalf("the task failed without a kill: %v\n%s", err, out)
 	}
-	return killed.Load()
+	return killed
 }
 
 // undoOnce runs keel undo once and returns what it printed; it must exit
