@@ -45,9 +45,15 @@ try {
     seen.sessionId = sessionId;
     const first = await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "fix the greeting" }] });
     seen.firstStop = first.stopReason;
+    // Cancel on the second answer's first chunk. A chunk of the first
+    // answer ("greeting fixed") can reach this handler after the first
+    // prompt's response did (the SDK queues notifications): cancelling
+    // on it would cancel nothing, and the second prompt would then wait
+    // on a model that never finishes.
     let cancelled = false;
     onUpdate = (u) => {
-      if (!cancelled && u.sessionUpdate === "agent_message_chunk") {
+      const text = u.content?.text ?? "";
+      if (!cancelled && u.sessionUpdate === "agent_message_chunk" && text !== "" && !"greeting fixed".includes(text)) {
         cancelled = true;
         ctx.notify("session/cancel", { sessionId });
       }
