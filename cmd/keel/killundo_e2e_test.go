@@ -181,14 +181,17 @@ func sameTree(want, got map[string]string) []string {
 // (false: the task ended first).
 func killedTask(t *testing.T, home, dir string, et *editTask, kill int, delay time.Duration) bool {
 	t.Helper()
-	var pid atomic.Int64
-	var sent atomic.Bool // set before the signal: Wait may return before Kill does
+	// The process, not its pid: os.Process signals through a pidfd, so a
+	// timer that fires after keel was reaped cannot kill a process that
+	// reused the pid (another test's keel).
+	var proc atomic.Pointer[os.Process]
+	var sent atomic.Bool // set before the signal: Wait may return before Signal does
 	handler := func(_ llmtest.RecordedRequest, n int) llmtest.Round {
 		if n == kill {
 			time.AfterFunc(delay, func() {
-				if p := int(pid.Load()); p > 0 {
+				if p := proc.Load(); p != nil {
 					sent.Store(true)
-					_ = syscall.Kill(p, syscall.SIGKILL)
+					_ = p.Signal(syscall.SIGKILL)
 				}
 			})
 		}
@@ -200,7 +203,7 @@ func killedTask(t *testing.T, home, dir string, et *editTask, kill int, delay ti
 	srv := llmtest.Start(t, llmtest.Script{Handler: handler})
 	writeUserConfig(t, home, "reflection_cadence = 0\n[providers.openai]\ncontext_window = 10000000\n")
 	cmd, out := startKeel(t, home, dir, srv, "-p", "edit the files", "--yolo", "--max-turns", "0")
-	pid.Store(int64(cmd.Process.Pid))
+	proc.Store(cmd.Process)
 	err := cmd.Wait()
 	var ee *exec.ExitError
 	killed := sent.Load() && errors.As(err, &ee) && ee.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL
