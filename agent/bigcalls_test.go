@@ -6,11 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/keel-dev/keel/agent/datalog"
 
 	"github.com/keel-dev/keel/agent/llmtest"
 	"github.com/keel-dev/keel/tools"
@@ -33,19 +30,7 @@ func TestBigArgumentsAreShortenedOnceTheCallRan(t *testing.T) {
 	srv := llmtest.Rounds(
 		llmtest.ToolRound(call("c1", "write_file", string(big)), call("c2", "write_file", small)),
 		llmtest.TextRound("done"))
-	db, err := datalog.Open(filepath.Join(t.TempDir(), "keel.db"), datalog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	id, err := db.StartSession(context.Background(), datalog.Session{ProjectRoot: "/p"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, server := newSession(t, srv, func(o *Options) {
-		o.Recorder, o.SessionID = NewRecorder(db, id, 0, false), id
-		o.Tools = append(o.Tools, writer)
-	})
+	s, db, id, server := recordedSessionServer(t, srv, func(o *Options) { o.Tools = append(o.Tools, writer) })
 	_, st := runTask(t, context.Background(), s, "write it")
 	if st.Reason != StopCompleted {
 		t.Fatalf("stopped %s: %s", st.Reason, st.Message)

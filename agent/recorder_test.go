@@ -18,6 +18,14 @@ import (
 // recordedSession is a session logging to a real datalog file.
 func recordedSession(t *testing.T, script llmtest.Script, mutate func(*Options)) (*Session, *datalog.DB, string) {
 	t.Helper()
+	s, db, id, _ := recordedSessionServer(t, script, mutate)
+	return s, db, id
+}
+
+// recordedSessionServer is recordedSession with its fake server, for
+// tests that read the requests keel sent.
+func recordedSessionServer(t *testing.T, script llmtest.Script, mutate func(*Options)) (*Session, *datalog.DB, string, *llmtest.Server) {
+	t.Helper()
 	db, err := datalog.Open(filepath.Join(t.TempDir(), "keel.db"), datalog.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -27,14 +35,14 @@ func recordedSession(t *testing.T, script llmtest.Script, mutate func(*Options))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := newSession(t, script, func(o *Options) {
+	s, server := newSession(t, script, func(o *Options) {
 		o.Recorder = NewRecorder(db, id, 0, false)
 		o.SessionID = id
 		if mutate != nil {
 			mutate(o)
 		}
 	})
-	return s, db, id
+	return s, db, id, server
 }
 
 // However a task ends, its last transition and stop reason are in the
