@@ -45,6 +45,25 @@ func sizeText(n int) string {
 	return fmt.Sprintf("%d bytes (%.1f MiB)", n, float64(n)/(1<<20))
 }
 
+// aboutToRun is a call's fate before it has run.
+const aboutToRun = "was about to run"
+
+// shownArgs is the call's arguments as the events, the datalog and the
+// history keep them once it met fate: shortened when too large (its
+// notice names the fate), else whole. A fate's shortening is made once:
+// ToolFinished and the history's shortening share it, and each costs a
+// pass over the content (its SHA-256).
+func (o *outcome) shownArgs(fate string) string {
+	if o.shortAt != fate {
+		o.short, o.isShort = shortArgs(o.call, fate)
+		o.shortAt = fate
+	}
+	if !o.isShort {
+		return o.call.Arguments
+	}
+	return o.short
+}
+
 // fate is what became of a call, for its notice.
 func (o *outcome) fate() string {
 	switch {
@@ -63,7 +82,7 @@ func (t *task) shortenBigCalls(outs []outcome) {
 	short := map[string]string{}
 	for i := range outs {
 		o := &outs[i]
-		if s, ok := shortArgs(o.call, o.fate()); ok {
+		if s := o.shownArgs(o.fate()); o.isShort {
 			o.call.Arguments, short[o.call.ID] = s, s
 		}
 	}

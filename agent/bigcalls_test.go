@@ -31,7 +31,7 @@ func TestBigArgumentsAreShortenedOnceTheCallRan(t *testing.T) {
 		llmtest.ToolRound(call("c1", "write_file", string(big)), call("c2", "write_file", small)),
 		llmtest.TextRound("done"))
 	s, db, id, server := recordedSessionServer(t, srv, func(o *Options) { o.Tools = append(o.Tools, writer) })
-	_, st := runTask(t, context.Background(), s, "write it")
+	events, st := runTask(t, context.Background(), s, "write it")
 	if st.Reason != StopCompleted {
 		t.Fatalf("stopped %s: %s", st.Reason, st.Message)
 	}
@@ -59,6 +59,27 @@ func TestBigArgumentsAreShortenedOnceTheCallRan(t *testing.T) {
 		t.Error("the next request still carries the content")
 	}
 	check("the history", s.History()[1].ToolCalls[0].Arguments)
+	// The events carry the same form (the TUI kept two sanitised copies
+	// of a 50 MB content and peaked at 525 MB): about to run, then ran.
+	var started, finished string
+	for _, ev := range events {
+		switch e := ev.(type) {
+		case ToolStarted:
+			if e.CallID == "c1" {
+				started = e.Args
+			} else if e.Args != small {
+				t.Errorf("the small call started with %s", e.Args)
+			}
+		case ToolFinished:
+			if e.CallID == "c1" {
+				finished = e.Args
+			}
+		}
+	}
+	check("ToolFinished", finished)
+	if want := strings.Replace(want, "the call ran; ", "the call was about to run; ", 1); started != strings.Replace(want, "; read_file gen.go shows what the file holds now", "", 1) {
+		t.Errorf("ToolStarted: the big call's arguments are\n%.400s", started)
+	}
 	hist, err := db.LoadHistory(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)

@@ -36,6 +36,9 @@ type outcome struct {
 	harnessErr error
 	progress   *progressLog // what a progressive tool reported
 	raw        []byte       // call.Arguments as bytes, made once for the permission check and the tool (args)
+	shortAt    string       // the fate shortArgs last shortened the arguments for ("" none yet)
+	short      string       // the arguments as shortened for shortAt, when isShort
+	isShort    bool
 }
 
 // args is the call's arguments as the permission check and the tool take
@@ -149,10 +152,10 @@ func (t *task) runBatch(ctx context.Context, batch []outcome) {
 func (t *task) runOne(ctx context.Context, o *outcome) {
 	s := t.s
 	o.started = s.now()
-	s.out.send(ToolStarted{CallID: o.call.ID, Name: o.call.Name, Args: o.call.Arguments})
+	s.out.send(ToolStarted{CallID: o.call.ID, Name: o.call.Name, Args: o.shownArgs(aboutToRun)})
 	defer func() {
 		o.duration = s.now().Sub(o.started)
-		s.out.send(ToolFinished{CallID: o.call.ID, Name: o.call.Name, Args: o.call.Arguments, Output: o.output,
+		s.out.send(ToolFinished{CallID: o.call.ID, Name: o.call.Name, Args: o.shownArgs(o.fate()), Output: o.output,
 			IsError: o.result.IsError, Denied: o.denied, DenyReason: denyReason(o), Decision: o.decision, DecidedBy: o.decidedBy,
 			Diff: o.result.Diff, Changes: o.result.Changes, ExitCode: o.result.ExitCode, Duration: o.duration,
 			Images: o.result.Images, Progress: o.progress.finish()})
@@ -187,7 +190,7 @@ func (t *task) runOne(ctx context.Context, o *outcome) {
 	o.ran = true
 	o.started = s.now() // the call's duration is its run's, not the wait for permission
 	if tool.Class() != tools.ReadOnly {
-		s.opts.Recorder.intent(s.currentRound(), o.call, o.started) // shown even if keel dies while it runs
+		s.opts.Recorder.intent(s.currentRound(), o.call, o.shownArgs(aboutToRun), o.started) // shown even if keel dies while it runs
 	}
 	ctx = withCall(withCallID(tools.WithTarget(ctx, o.target), o.call.ID), t, o)
 	if o.writes {

@@ -195,12 +195,11 @@ func (r *Recorder) beforeTools(root string, task int) {
 
 // intent commits a call with side effects before it runs, so a process
 // killed while it runs still shows it ("started, outcome unknown").
-func (r *Recorder) intent(round int, call llm.ToolCall, started time.Time) {
+func (r *Recorder) intent(round int, call llm.ToolCall, args string, started time.Time) {
 	if !r.usable() {
 		return
 	}
 	r.settle()
-	args, _ := shortArgs(call, "was about to run") // the undo journal has what undo needs
 	r.report(r.db.WriteIntent(context.Background(), datalog.Intent{SessionID: r.sessionID, Round: round,
 		CallID: call.ID, Name: call.Name, Arguments: args, Started: started}))
 }

@@ -32,10 +32,10 @@ func CleanEvent(ev agent.Event) agent.Event {
 		e.Reason = Clean(e.Reason)
 		return e
 	case agent.ToolStarted:
-		e.Name, e.Args = Clean(e.Name), Clean(ShownArgs(e.Args))
+		e.Name, e.Args = Clean(e.Name), Clean(e.Args)
 		return e
 	case agent.ToolFinished:
-		e.Name, e.Args, e.Output = Clean(e.Name), Clean(ShownArgs(e.Args)), Clean(e.Output)
+		e.Name, e.Args, e.Output = Clean(e.Name), Clean(e.Args), Clean(e.Output)
 		e.DenyReason, e.Diff = Clean(e.DenyReason), Clean(e.Diff)
 		return e
 	case agent.ToolProgress:
