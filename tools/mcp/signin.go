@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -150,7 +151,14 @@ func (h *signIn) fetcher(ln net.Listener) auth.AuthorizationCodeFetcher {
 			}
 		})}
 		go srv.Serve(ln)
-		defer srv.Close()
+		// Shutdown, not Close: Close cut the connection of the request that
+		// had just signalled, and the browser showed an error page
+		// instead of "signed in" (seen as EOF in TestOAuthLoginCallRefreshLogout).
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			srv.Shutdown(sctx)
+		}()
 		h.browse(args.URL)
 		select {
 		case res := <-got:
