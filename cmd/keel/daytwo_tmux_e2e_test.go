@@ -29,6 +29,7 @@ func startTmuxShell(t *testing.T, w, h int, env []string, dir string, args ...st
 
 // quitSized quits keel with ctrl+c twice and waits for the shell's line.
 func quitSized(tm *tmux) string {
+	tm.waitTitle(ui.TitleReady) // a ctrl+c before it cancels the task
 	tm.keys("C-c")
 	tm.waitFor("again to quit")
 	tm.keys("C-c")

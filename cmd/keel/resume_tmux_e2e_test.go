@@ -167,6 +167,7 @@ func blockOf(screen, head string) string {
 
 func quit(t *testing.T, tm *tmux) {
 	t.Helper()
+	tm.waitTitle(ui.TitleReady) // a ctrl+c before it cancels the task
 	tm.keys("C-c")
 	tm.waitFor("again to quit")
 	tm.keys("C-c")

@@ -180,6 +180,7 @@ func TestTUIMentionAndShellInTmux(t *testing.T) {
 	tm.waitTitle(ui.TitleReady)
 	tm.keys("and now?", "Enter")
 	tm.waitFor("Saw the output.")
+	tm.waitTitle(ui.TitleReady) // before it, ctrl+c cancels the finishing task instead
 	reqs := srv.Requests()
 	last := func(i int) string { m := reqs[i].Messages; return m[len(m)-1].Content }
 	if len(reqs) != 2 || !strings.Contains(last(0), "<file path=\"README.md\">\n# demo\n</file>") ||
