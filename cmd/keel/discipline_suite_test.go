@@ -64,7 +64,7 @@ func runSuite(t *testing.T, su suite) suiteRun {
 	}
 	srv := llmtest.Start(t, llmtest.Rounds(su.rounds...))
 	client := llm.New(llm.Config{Name: "fake", BaseURL: srv.URL(), APIKey: "test-key", Model: "fake-model", IdleTimeout: 5 * time.Second})
-	toolset := tools.New(ws, tools.Options{Env: suiteEnv()})
+	toolset := tools.New(ws, tools.Options{Env: suiteEnv(t)})
 	if su.canned != nil {
 		toolset = replaceTool(toolset, cannedCommands(su.canned))
 	}
@@ -91,11 +91,11 @@ func runSuite(t *testing.T, su suite) suiteRun {
 
 // suiteEnv is the commands' environment: the test's, with the Go caches
 // kept where they are (HOME may be anywhere).
-func suiteEnv() []string {
+func suiteEnv(t *testing.T) []string {
 	env := os.Environ()
 	for _, k := range []string{"GOCACHE", "GOMODCACHE"} {
-		if out, err := exec.Command("go", "env", k).Output(); err == nil {
-			env = append(env, k+"="+strings.TrimSpace(string(out)))
+		if v := goEnv(t, k); v != "" {
+			env = append(env, k+"="+v)
 		}
 	}
 	return append(env, "GOFLAGS=-count=1", "GOTOOLCHAIN=local", "PYTHONDONTWRITEBYTECODE=1")
