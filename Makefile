@@ -13,26 +13,44 @@ help: ## list the targets
 
 # bin/keel is built without cgo: a static binary needs no dynamic loader
 # or libc, starts faster and holds 6-8 MB less memory (docs/BENCHMARKS.md).
+# -dwarf=false: the linker drops DWARF (-w), so the compiler need not make
+# it (the binary is the same; a cold build takes ~15 s less CPU). The e2e
+# tests build keel with BUILDFLAGS too (cmd/keel's goBuild), and so does
+# make test's warm-up: one build cache entry. -trimpath is make build's
+# alone: the install test builds keel as a dependency, whose trimmed
+# paths differ from a checkout's, and would compile keel a second time.
+BUILDFLAGS := -gcflags=all=-dwarf=false
 build: ## build bin/keel with the version stamped
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/keel
+	CGO_ENABLED=0 $(GO) build -trimpath $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/keel
 
 run: build ## build and start the TUI
 	./$(BIN) $(ARGS)
 
-# -timeout 30m: go test's default 10 minutes per package guards against a
-# hang, but a cold build cache on a busy 2-core machine took cmd/keel's
-# package past it with no test stuck (the e2e tests build keel first).
-# The e2e tests build keel without -race (they measure its memory and
-# size): compiling it beside the race build (into the build cache), not
-# after it, moves ~116 s of CPU of a cold run out of the end, where
-# cmd/keel's e2e tests would wait for it. -p 4: go test runs a package's
-# tests as one of its -p jobs (default: one per CPU), so two packages
-# whose tests mostly wait on processes (cmd/keel, agent/datalog,
-# agent/demo) held both jobs of a 2-core machine while compiles waited
-# and the CPUs idled. cmd/keel's TestMain runs 8 of its tests at a time.
+# What make test costs is CPU: a cold run on a 2-core machine keeps both
+# cores busy to the end, so each flag below buys time by doing less work
+# (figures: docs/CONTRIBUTING.md, "Tests").
+# - The test binaries carry no DWARF (-w, -dwarf=false): nothing in make
+#   test runs a debugger, and race reports read the symbol table.
+# - modernc.org/sqlite is race-instrumented like everything else, but
+#   without checkptr: that checks the C-to-Go translation's pointer
+#   arithmetic, not keel's (keel's own unsafe stays checked).
+# - -vet=off: go test's vet type-checks every dependency from source for
+#   its facts; go vet runs in make lint and in CI (.ci/run).
+# - The e2e tests build keel as make build does, without -race (cmd/keel's
+#   goBuild). The warm-up build here has the same compile flags, so it
+#   fills the build cache beside the race build instead of after it,
+#   where cmd/keel's tests would wait.
+# - -p 4: go test runs a package's tests as one of its -p jobs, so
+#   packages whose tests wait on processes (cmd/keel, agent/datalog) held
+#   both jobs of a 2-core machine while compiles waited. cmd/keel's
+#   TestMain runs 8 of its tests at a time.
+# - -timeout 30m guards against a hang only (a busy machine once took
+#   cmd/keel past go test's default 10 minutes with no test stuck).
+RACEFLAGS := -race -vet=off -ldflags=-w -gcflags='all=-dwarf=false' \
+	-gcflags='modernc.org/...=-dwarf=false -d=checkptr=0'
 test: ## run every test with the race detector
-	$(GO) build -o /dev/null ./cmd/keel & \
-	$(GO) test -race -count=1 -p 4 -timeout 30m ./...; rc=$$?; wait; exit $$rc
+	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -o /dev/null ./cmd/keel & \
+	$(GO) test $(RACEFLAGS) -count=1 -p 4 -timeout 30m ./...; rc=$$?; wait; exit $$rc
 
 # The kill tests with many trials (make test runs a few): 100 SIGKILLs at
 # random moments of an editing task, each followed by one keel undo that

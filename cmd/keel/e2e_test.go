@@ -48,7 +48,7 @@ func keelBinary(t *testing.T) string {
 		}
 		builtBin = filepath.Join(dir, "keel")
 		real := filepath.Join(dir, "keel-real")
-		out, err := exec.Command("go", "build", "-o", real, ".").CombinedOutput()
+		out, err := goBuild("-o", real, ".").CombinedOutput()
 		if err != nil {
 			buildErr = errors.New(string(out))
 			return
@@ -60,6 +60,22 @@ func keelBinary(t *testing.T) string {
 		t.Fatalf("build keel: %v", buildErr)
 	}
 	return builtBin
+}
+
+// buildFlags are the Makefile's BUILDFLAGS (TestMakefileBuildsAsTheTestsDo
+// keeps the two alike).
+const buildFlags = "-gcflags=all=-dwarf=false"
+
+// goBuild is `go build args…` as make build runs it, without cgo and
+// stripped (but with full file paths: no -trimpath), so the e2e tests run
+// the binary users build. Every build the tests make goes through it (or
+// goIn): they share one build cache entry with make test's warm-up build
+// instead of compiling keel again (~100 s of CPU cold).
+func goBuild(args ...string) *exec.Cmd {
+	flags := append(strings.Fields(buildFlags), "-ldflags=-s -w")
+	cmd := exec.Command("go", append(append([]string{"build"}, flags...), args...)...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	return cmd
 }
 
 // project makes a git-less project directory with a couple of files.

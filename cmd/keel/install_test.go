@@ -80,12 +80,15 @@ func noReplaceOrExclude(t *testing.T, root string) {
 	}
 }
 
-// goIn runs the go command in dir, outside any workspace.
+// goIn runs the go command in dir, outside any workspace, without cgo as
+// the README's install line does, and with make build's compile flags:
+// they change no module resolution, and keel then compiles once for
+// this build and goBuild's.
 func goIn(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod "+buildFlags, "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}

@@ -29,7 +29,7 @@ func mcpServerBinary(t *testing.T) string {
 	dir := filepath.Dir(keelBinary(t))
 	mcpServerOnce.Do(func() {
 		mcpServerBin = filepath.Join(dir, "mcpserver")
-		if out, err := exec.Command("go", "build", "-o", mcpServerBin, "../../tools/mcp/testdata/mcpserver").CombinedOutput(); err != nil {
+		if out, err := goBuild("-o", mcpServerBin, "../../tools/mcp/testdata/mcpserver").CombinedOutput(); err != nil {
 			mcpServerErr = &exec.Error{Name: "go build mcpserver", Err: errString(out)}
 		}
 	})
