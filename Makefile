@@ -33,7 +33,9 @@ run: build ## build and start the TUI
 #   test runs a debugger, and race reports read the symbol table.
 # - modernc.org/sqlite is race-instrumented like everything else, but
 #   without checkptr: that checks the C-to-Go translation's pointer
-#   arithmetic, not keel's (keel's own unsafe stays checked).
+#   arithmetic, not keel's (keel's own unsafe stays checked). Its
+#   pattern repeats -dwarf=false: a package takes the flags of the last
+#   -gcflags pattern it matches, not the sum of them.
 # - -vet=off: go test's vet type-checks every dependency from source for
 #   its facts; go vet runs in make lint and in CI (.ci/run).
 # - The e2e tests build keel as make build does, without -race (cmd/keel's
