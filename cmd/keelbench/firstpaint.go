@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -70,7 +69,7 @@ func FirstPaint(ctx context.Context, keel string, log io.Writer) (PaintResult, e
 		return PaintResult{}, err
 	}
 	res := PaintResult{Messages: 2*paintRounds + 2, RecordWall: ms(time.Since(start))}
-	t := tmux{sock: "keelbench-paint-" + strconv.Itoa(os.Getpid()), env: d.env(srv.URL(), "")}
+	t := newTmux("paint", d.env(srv.URL(), ""))
 	if res.ResumedMs, err = paintMedian(ctx, t, d, []string{abs, "-c"}, finalAnswer); err != nil {
 		return res, fmt.Errorf("resumed session: %w", err)
 	}

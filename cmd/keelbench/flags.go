@@ -124,11 +124,7 @@ func (o options) dispatch(ctx context.Context, stdout, stderr io.Writer) (int, e
 		}
 		return 0, o.print(stdout, mb)
 	case o.tuiIdle:
-		idle, err := TUIIdle(ctx, o.keel, stderr)
-		if err != nil {
-			return 1, err
-		}
-		return 0, o.print(stdout, map[string]float64{"tui_idle_cpu_pct": idle.CPUPct, "tui_idle_wakeups_per_s": idle.WakeupsPerSec})
+		return o.runTUIIdle(ctx, stdout, stderr)
 	}
 	if _, err := os.Stat(o.keel); err != nil && !o.nullClient {
 		return 1, fmt.Errorf("no keel binary at %s: run make build first, or pass -keel", o.keel)

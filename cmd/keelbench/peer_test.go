@@ -103,3 +103,23 @@ func gitCmd(dir string, args ...string) *exec.Cmd {
 	cmd.Dir = dir
 	return cmd
 }
+
+func TestMedianIdleTakesEachFigureApart(t *testing.T) {
+	got := medianIdle([]IdleResult{{CPUPct: 0.9, WakeupsPerSec: 300}, {CPUPct: 0.7, WakeupsPerSec: 340}, {CPUPct: 1.2, WakeupsPerSec: 310}})
+	if got.CPUPct != 0.9 || got.WakeupsPerSec != 310 {
+		t.Errorf("medianIdle = %+v, want CPU 0.9 and wake-ups 310 (the median of each, not of one sample)", got)
+	}
+}
+
+func TestNewTmuxNeverReusesAServerName(t *testing.T) {
+	seen := map[string]bool{}
+	for range 3 {
+		for _, kind := range []string{"idle", "peer", "idle"} {
+			name := newTmux(kind, nil).sock
+			if seen[name] {
+				t.Fatalf("server name %q used twice: a new server would meet the old one shutting down", name)
+			}
+			seen[name] = true
+		}
+	}
+}

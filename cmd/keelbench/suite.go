@@ -115,15 +115,7 @@ func (o options) measure(ctx context.Context, bins []string, b Budgets, stderr i
 			return nil, err
 		}
 	}
-	for i, keel := range bins {
-		o.keel = keel
-		if b.Needs(SourceTUIIdle) {
-			o.measureTUIIdle(ctx, &all[i], stderr)
-		}
-	}
-	if b.NeedsPeer() { // right after keel's, on the machine as it is then
-		o.measurePeerIdle(ctx, &all[0], stderr)
-	}
+	o.measureIdle(ctx, bins, all, b, stderr)
 	for i, keel := range bins {
 		o.keel = keel
 		if b.Needs(SourceTUISession) {
@@ -168,9 +160,62 @@ func (o options) readGoBench(b Budgets, m *Measurements) error {
 	return err
 }
 
-// measureTUIIdle fills the TUI figure, or records why it was skipped; a TUI
-// that cannot be measured does not stop the rest of the table.
-func (o options) measureTUIIdle(ctx context.Context, m *Measurements, stderr io.Writer) {
+// idleRuns is how many samples of each idle TUI are taken, keel's and the
+// peer's alternately, when the table compares them: one sample differs
+// from the next by up to 10 %, as much as keel and the peer differ.
+const idleRuns = 3
+
+// measureIdle fills the TUI idle figures of every build and the peer's,
+// each the median of its samples, taken in turn so a change in the
+// machine's load reaches them all.
+func (o options) measureIdle(ctx context.Context, bins []string, all []Measurements, b Budgets, stderr io.Writer) {
+	if !b.Needs(SourceTUIIdle) {
+		return
+	}
+	runs := 1
+	if o.peer != "" && b.NeedsPeer() {
+		runs = idleRuns
+	}
+	samples := make([][]IdleResult, len(bins))
+	var peer []IdleResult
+	for range runs {
+		for i, keel := range bins {
+			o.keel = keel
+			if idle, ok := o.measureTUIIdle(ctx, &all[i], stderr); ok {
+				samples[i] = append(samples[i], idle)
+			}
+		}
+		if b.NeedsPeer() { // right after keel's, on the machine as it is then
+			if idle, ok := o.measurePeerIdle(ctx, &all[0], stderr); ok {
+				peer = append(peer, idle)
+			}
+		}
+	}
+	for i := range bins {
+		if len(samples[i]) > 0 {
+			all[i].TUIIdle = medianIdle(samples[i])
+			delete(all[i].Skipped, SourceTUIIdle)
+		}
+	}
+	if len(peer) > 0 {
+		p := medianIdle(peer)
+		all[0].Peer, all[0].PeerWhy = &p, ""
+	}
+}
+
+// medianIdle is the median of each figure of the samples.
+func medianIdle(samples []IdleResult) IdleResult {
+	var cpu, wakes []float64
+	for _, s := range samples {
+		cpu, wakes = append(cpu, s.CPUPct), append(wakes, s.WakeupsPerSec)
+	}
+	return IdleResult{CPUPct: Median(cpu), WakeupsPerSec: Median(wakes)}
+}
+
+// measureTUIIdle takes one sample of the idle TUI, or records why it was
+// skipped; a TUI that cannot be measured does not stop the rest of the
+// table.
+func (o options) measureTUIIdle(ctx context.Context, m *Measurements, stderr io.Writer) (IdleResult, bool) {
 	fmt.Fprintf(stderr, "keelbench: TUI idle CPU (%s settle, %s sample)\n", idleSettle, idleSample)
 	idle, err := TUIIdle(ctx, o.keel, stderr)
 	switch {
@@ -180,8 +225,9 @@ func (o options) measureTUIIdle(ctx context.Context, m *Measurements, stderr io.
 		fmt.Fprintf(stderr, "keelbench: TUI idle: %v\n", err)
 		m.Skipped[SourceTUIIdle] = "the TUI run failed (see above)"
 	default:
-		m.TUIIdle = idle
+		return idle, true
 	}
+	return IdleResult{}, false
 }
 
 // measureTUISession fills the TUI session figures, or records why they

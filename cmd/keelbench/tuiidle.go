@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/keel-dev/keel/agent/llmtest"
@@ -63,7 +64,7 @@ func TUIIdle(ctx context.Context, keel string, log io.Writer) (IdleResult, error
 	w := Workload{Rounds: tuiRounds}
 	srv := llmtest.NewServer(w.Script())
 	defer srv.Close()
-	t := tmux{sock: "keelbench-" + strconv.Itoa(os.Getpid()), env: d.env(srv.URL(), "")}
+	t := newTmux("idle", d.env(srv.URL(), ""))
 	defer t.run(context.Background(), "kill-server")
 	if err := t.run(ctx, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-c", d.Project, abs, "--yolo"); err != nil {
 		return IdleResult{}, err
@@ -93,6 +94,16 @@ func TUIIdle(ctx context.Context, keel string, log io.Writer) (IdleResult, error
 type tmux struct {
 	sock string
 	env  []string
+}
+
+// tmuxServers numbers the private tmux servers of one keelbench run.
+var tmuxServers atomic.Int64
+
+// newTmux names a new private server, never the name of an earlier one:
+// kill-server returns before that server is gone, and a client of the same
+// name then fails with "server exited unexpectedly".
+func newTmux(kind string, env []string) tmux {
+	return tmux{sock: fmt.Sprintf("keelbench-%s-%d-%d", kind, os.Getpid(), tmuxServers.Add(1)), env: env}
 }
 
 func (t tmux) run(ctx context.Context, args ...string) error {

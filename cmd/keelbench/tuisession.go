@@ -123,7 +123,7 @@ func TUISession(ctx context.Context, keel string, log io.Writer) (SessionResult,
 	script := &sessionScript{}
 	srv := llmtest.NewServer(script.script())
 	defer srv.Close()
-	t := tmux{sock: "keelbench-session-" + strconv.Itoa(os.Getpid()), env: d.env(srv.URL(), "")}
+	t := newTmux("session", d.env(srv.URL(), ""))
 	defer t.run(context.Background(), "kill-server")
 	start := time.Now()
 	if err := t.run(ctx, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-c", d.Project, abs, "--yolo"); err != nil {
