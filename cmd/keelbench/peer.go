@@ -60,10 +60,7 @@ func PeerIdle(ctx context.Context, peer string, log io.Writer) (IdleResult, erro
 	if err := t.waitDrawn(ctx); err != nil {
 		return IdleResult{}, err
 	}
-	if err := t.run(ctx, "send-keys", "-l", peerPrompt); err != nil {
-		return IdleResult{}, err
-	}
-	if err := t.run(ctx, "send-keys", "Enter"); err != nil {
+	if err := t.typeLine(ctx, peerPrompt); err != nil {
 		return IdleResult{}, err
 	}
 	if err := waitFinished(ctx, srv, 1); err != nil {

@@ -77,10 +77,7 @@ func TUIIdle(ctx context.Context, keel string, log io.Writer) (IdleResult, error
 	if err := t.waitDrawn(ctx); err != nil {
 		return IdleResult{}, err
 	}
-	if err := t.run(ctx, "send-keys", "-l", w.Prompt()); err != nil {
-		return IdleResult{}, err
-	}
-	if err := t.run(ctx, "send-keys", "Enter"); err != nil {
+	if err := t.typeLine(ctx, w.Prompt()); err != nil {
 		return IdleResult{}, err
 	}
 	if err := waitFinished(ctx, srv, tuiRounds+1); err != nil {
